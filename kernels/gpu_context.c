@@ -1,0 +1,92 @@
+#include "gpu_context.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define TS_MAX_DEVICES 64
+
+typedef struct {
+    ts_gpu_context dev[TS_MAX_DEVICES];
+    unsigned char ready[TS_MAX_DEVICES];
+} thread_contexts;
+
+static pthread_key_t key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+/* One pool per device, shared by all threads; it keeps freed memory for the
+ * next call instead of returning it to the driver. */
+static cudaMemPool_t pools[TS_MAX_DEVICES];
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void destroy_thread(void *p)
+{
+    thread_contexts *t = p;
+    for (int d = 0; d < TS_MAX_DEVICES; d++) {
+        if (!t->ready[d])
+            continue;
+        cublasDestroy(t->dev[d].cublas);
+        cudaStreamDestroy(t->dev[d].stream);
+    }
+    free(t);
+}
+
+static void make_key(void) { pthread_key_create(&key, destroy_thread); }
+
+static cudaError_t device_pool(int device, cudaMemPool_t *out)
+{
+    cudaError_t err = cudaSuccess;
+    pthread_mutex_lock(&pool_lock);
+    if (!pools[device]) {
+        struct cudaMemPoolProps props = { 0 };
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = device;
+        err = cudaMemPoolCreate(&pools[device], &props);
+        if (err == cudaSuccess) {
+            uint64_t keep = UINT64_MAX;
+            err = cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep);
+        }
+    }
+    *out = pools[device];
+    pthread_mutex_unlock(&pool_lock);
+    return err;
+}
+
+ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err)
+{
+    *err = cudaSuccess;
+    if (device < 0 || device >= TS_MAX_DEVICES) {
+        *err = cudaErrorInvalidDevice;
+        return NULL;
+    }
+    pthread_once(&key_once, make_key);
+    thread_contexts *t = pthread_getspecific(key);
+    if (!t) {
+        t = calloc(1, sizeof *t);
+        if (!t || pthread_setspecific(key, t)) {
+            free(t);
+            *err = cudaErrorMemoryAllocation;
+            return NULL;
+        }
+    }
+    ts_gpu_context *c = &t->dev[device];
+    if (t->ready[device])
+        return c;
+    int major = 0, minor = 0;
+    c->device = device;
+    if ((*err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) ||
+        (*err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
+        (*err = device_pool(device, &c->pool)) ||
+        (*err = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)))
+        return NULL;
+    if (cublasCreate(&c->cublas) != CUBLAS_STATUS_SUCCESS) {
+        cudaStreamDestroy(c->stream);
+        *err = cudaErrorInitializationError;
+        return NULL;
+    }
+    cublasSetStream(c->cublas, c->stream);
+    c->sm = major * 10 + minor;
+    t->ready[device] = 1;
+    return c;
+}

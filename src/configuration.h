@@ -1,0 +1,59 @@
+/* Configuration: environment first, then the file named by TSSHIM_CONFIG,
+ * then built-in defaults.  Read once; read-only afterwards. */
+#ifndef TS_CONFIGURATION_H
+#define TS_CONFIGURATION_H
+
+#include <stdint.h>
+#include "ts_call.h"
+
+typedef enum { TS_MODE_AUTO = 0, TS_MODE_GPU, TS_MODE_CPU } ts_mode;
+
+typedef struct {
+    ts_mode mode;
+    char cpu_blas[1024];        /* TSSHIM_CPU_BLAS: library to forward to */
+    int64_t min_long;           /* TSSHIM_MIN_LONG */
+    int64_t max_skinny;         /* TSSHIM_MAX_SKINNY */
+    double min_flops;           /* TSSHIM_MIN_FLOPS: auto mode keeps smaller calls on the CPU */
+    double margin;              /* TSSHIM_MARGIN: GPU must be predicted this many times faster */
+    int disabled[TS_NPREC];     /* TSSHIM_DISABLE */
+    int64_t device;             /* TSSHIM_DEVICE */
+    int64_t staging_mb;         /* TSSHIM_STAGING_MB */
+    int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
+    int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
+    char log_path[1024];        /* TSSHIM_LOG, %p = pid; empty = stderr */
+    char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
+    char fault[64];             /* TSSHIM_FAULT (fault-injection builds only) */
+} ts_config;
+
+/* One key of the table: name, default, and how it is parsed. */
+typedef enum { TS_KEY_MODE, TS_KEY_STRING, TS_KEY_INT, TS_KEY_DOUBLE, TS_KEY_ROUTINES } ts_key_type;
+
+typedef struct {
+    const char *name;
+    const char *def;
+    ts_key_type type;
+    size_t offset;              /* into ts_config */
+    size_t size;                /* of the string buffer, for TS_KEY_STRING */
+    double min, max;            /* accepted range of numbers */
+} ts_config_key;
+
+extern const ts_config_key ts_config_keys[];
+extern const size_t ts_config_nkeys;
+
+/* The process-wide configuration, loaded on first use (thread-safe). */
+const ts_config *ts_config_get(void);
+
+/* Loads into cfg from a getenv-like function and an optional file path;
+ * returns the number of values that were rejected (and replaced by defaults).
+ * Exposed for the unit tests. */
+int ts_config_load(ts_config *cfg, const char *(*get)(const char *name), const char *file);
+
+/* Parses one value into cfg; returns 0 when accepted. */
+int ts_config_set(ts_config *cfg, const ts_config_key *key, const char *value);
+
+/* Values rejected while loading the process-wide configuration. */
+int ts_config_rejected(void);
+
+const char *ts_prec_routine(ts_prec p);
+
+#endif

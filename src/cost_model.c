@@ -1,0 +1,66 @@
+#include "cost_model.h"
+
+/* CPU rates are derived from shared/GPU.md's OpenBLAS timings: TSM2 d
+ * m=k=20480 n=2 32 ms (105 GB/s), n=64 186 ms (290 GF/s); ISM2 d m=2^24 k=n=16
+ * 75 ms (57 GB/s); TSMTTSM ('T','N') 8.6 GB/s; square 4096 1.2 TF/s. */
+const ts_profile ts_profile_defaults = {
+    .cpu_gbs = { [TS_CLASS_NONE] = 50, [TS_CLASS_TSM2] = 105, [TS_CLASS_ISM2] = 57,
+                 [TS_CLASS_TSMTTSM] = 8.6, [TS_CLASS_RANKK] = 50, [TS_CLASS_REGULAR] = 50 },
+    .cpu_gflops = { [TS_CLASS_NONE] = 100, [TS_CLASS_TSM2] = 290, [TS_CLASS_ISM2] = 120,
+                    [TS_CLASS_TSMTTSM] = 60, [TS_CLASS_RANKK] = 800, [TS_CLASS_REGULAR] = 1200 },
+    .h2d_pageable_gbs = 9.1,
+    .d2h_pageable_gbs = 9.1,
+    .h2d_pinned_gbs = 55.6,
+    .d2h_pinned_gbs = 55.4,
+    .gpu_mem_gbs = 3000,
+    .gpu_gflops = { 50000, 50000, 50000, 50000 },
+    .gpu_overhead_s = 30e-6,
+};
+
+double ts_call_flops(const ts_call *c)
+{
+    double f = 2.0 * (double)c->m * (double)c->n * (double)c->k;
+    return ts_prec_is_complex(c->prec) ? 4.0 * f : f;
+}
+
+static double size_a(const ts_call *c) { return (double)c->m * (double)c->k * (double)ts_elem_size(c->prec); }
+static double size_b(const ts_call *c) { return (double)c->k * (double)c->n * (double)ts_elem_size(c->prec); }
+static double size_c(const ts_call *c) { return (double)c->m * (double)c->n * (double)ts_elem_size(c->prec); }
+
+double ts_call_bytes(const ts_call *c)
+{
+    return size_a(c) + size_b(c) + size_c(c) * (c->beta_zero ? 1.0 : 2.0);
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+double ts_predict_cpu_seconds(const ts_call *c, const ts_profile *p)
+{
+    /* Single precision moves half the bytes per flop and runs twice the rate. */
+    double speed = (c->prec == TS_S || c->prec == TS_C) ? 2.0 : 1.0;
+    return max2(ts_call_bytes(c) / (p->cpu_gbs[c->cls] * 1e9),
+                ts_call_flops(c) / (p->cpu_gflops[c->cls] * 1e9 * speed));
+}
+
+/* Seconds to move `bytes` of an operand living in `r` one way. */
+static double link_seconds(ts_residency r, double bytes, double pageable_gbs, double pinned_gbs)
+{
+    switch (r) {
+    case TS_MEM_HOST: return bytes / (pageable_gbs * 1e9);
+    case TS_MEM_PINNED: return bytes / (pinned_gbs * 1e9);
+    default: return 0.0;
+    }
+}
+
+double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
+{
+    double in = link_seconds(c->res_a, size_a(c), p->h2d_pageable_gbs, p->h2d_pinned_gbs) +
+                link_seconds(c->res_b, size_b(c), p->h2d_pageable_gbs, p->h2d_pinned_gbs);
+    if (!c->beta_zero)
+        in += link_seconds(c->res_c, size_c(c), p->h2d_pageable_gbs, p->h2d_pinned_gbs);
+    double out = link_seconds(c->res_c, size_c(c), p->d2h_pageable_gbs, p->d2h_pinned_gbs);
+    double kernel = max2(ts_call_bytes(c) / (p->gpu_mem_gbs * 1e9), ts_call_flops(c) / (p->gpu_gflops[c->prec] * 1e9));
+    return in + kernel + out + p->gpu_overhead_s;
+}
+
+const ts_profile *ts_profile_get(void) { return &ts_profile_defaults; }

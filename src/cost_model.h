@@ -1,0 +1,35 @@
+/* First cost model: predicted CPU BLAS time against transfer + kernel time.
+ * The figures are a machine profile; defaults come from the GPU host's
+ * measurements in shared/GPU.md (H200, 16-core Xeon with OpenBLAS). */
+#ifndef TS_COST_MODEL_H
+#define TS_COST_MODEL_H
+
+#include "ts_call.h"
+
+typedef struct {
+    double cpu_gbs[TS_NCLASS];     /* CPU BLAS bytes/s (1e9) per class, double precision */
+    double cpu_gflops[TS_NCLASS];  /* CPU BLAS flop/s (1e9) per class, double precision */
+    double h2d_pageable_gbs, d2h_pageable_gbs;
+    double h2d_pinned_gbs, d2h_pinned_gbs;
+    double gpu_mem_gbs;            /* device memory, read + write */
+    double gpu_gflops[TS_NPREC];
+    double gpu_overhead_s;         /* launch, synchronisation and bookkeeping per call */
+} ts_profile;
+
+extern const ts_profile ts_profile_defaults;
+
+/* The profile in force: TSSHIM_PROFILE's, else the defaults. */
+const ts_profile *ts_profile_get(void);
+
+/* Real floating-point operations of the call (8 per complex multiply-add). */
+double ts_call_flops(const ts_call *c);
+
+/* Bytes of op(A), op(B) and C (C counted twice when beta != 0). */
+double ts_call_bytes(const ts_call *c);
+
+double ts_predict_cpu_seconds(const ts_call *c, const ts_profile *p);
+
+/* Includes moving every operand that is not already on the device. */
+double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p);
+
+#endif

@@ -1,0 +1,96 @@
+#define _GNU_SOURCE
+#include "cpu_blas.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "configuration.h"
+#include "log.h"
+
+static const char *const symbols[TS_NPREC] = { "sgemm_", "dgemm_", "cgemm_", "zgemm_" };
+static _Atomic(ts_gemm_fn) resolved[TS_NPREC];
+
+/* Base address of the object holding this code: what must never be the target. */
+static void *own_base(void)
+{
+    Dl_info info;
+    return dladdr((void *)own_base, &info) ? info.dli_fbase : NULL;
+}
+
+static int is_own(void *fn)
+{
+    Dl_info info;
+    return !fn || (dladdr(fn, &info) && info.dli_fbase == own_base());
+}
+
+struct search {
+    const char *symbol;
+    void *found;
+};
+
+/* dl_iterate_phdr callback: the first loaded object, other than the
+ * executable and the shim, that defines the symbol. */
+static int search_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct search *s = data;
+    if (!info->dlpi_name || !info->dlpi_name[0] || (void *)info->dlpi_addr == own_base())
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    void *fn = dlsym(h, s->symbol);
+    if (fn && !is_own(fn)) {
+        s->found = fn; /* the handle stays open so the object stays loaded */
+        return 1;
+    }
+    dlclose(h);
+    return 0;
+}
+
+static void *resolve(ts_prec p)
+{
+    const char *sym = symbols[p];
+    const char *path = ts_config_get()->cpu_blas;
+    if (path[0]) {
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        void *fn = h ? dlsym(h, sym) : NULL;
+        if (!is_own(fn))
+            return fn;
+        ts_log(1, "TSSHIM_CPU_BLAS=%s does not provide %s (%s); searching the loaded objects", path, sym,
+               h ? "symbol missing" : dlerror());
+    }
+    void *fn = dlsym(RTLD_NEXT, sym);
+    if (!is_own(fn))
+        return fn;
+    struct search s = { sym, NULL };
+    dl_iterate_phdr(search_object, &s);
+    return s.found;
+}
+
+ts_gemm_fn ts_cpu_gemm(ts_prec p)
+{
+    ts_gemm_fn fn = atomic_load_explicit(&resolved[p], memory_order_acquire);
+    if (fn)
+        return fn;
+    void *sym = resolve(p);
+    if (!sym) {
+        ts_log_error("no CPU BLAS provides %s: link the program with a BLAS (e.g. -lopenblas) "
+                     "or set TSSHIM_CPU_BLAS=/path/to/libopenblas.so", symbols[p]);
+        _exit(127);
+    }
+    /* Converting the object pointer from dlsym is how POSIX hands out functions. */
+    memcpy(&fn, &sym, sizeof fn);
+    atomic_store_explicit(&resolved[p], fn, memory_order_release);
+    return fn;
+}
+
+void ts_forward(const ts_call *c)
+{
+    const ts_fortran_args *f = &c->f;
+    ts_cpu_gemm(c->prec)(f->transa, f->transb, f->m, f->n, f->k, f->alpha, f->a, f->lda, f->b, f->ldb,
+                         f->beta, f->c, f->ldc, f->transa_len, f->transb_len);
+}

@@ -1,0 +1,24 @@
+/* The original (CPU) BLAS the shim forwards to. */
+#ifndef TS_CPU_BLAS_H
+#define TS_CPU_BLAS_H
+
+#include <stddef.h>
+#include "ts_call.h"
+
+/* The gfortran ABI of ?gemm_: everything by reference, then the hidden
+ * lengths of the two character arguments. */
+typedef void (*ts_gemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                           const void *, const void *, const int *, const void *, const int *,
+                           const void *, void *, const int *, size_t, size_t);
+
+/* Calls the CPU BLAS with the Fortran arguments exactly as received. */
+void ts_forward(const ts_call *c);
+
+/* The CPU BLAS routine of a precision, resolved once: TSSHIM_CPU_BLAS, then
+ * dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
+ * libraries loaded with dlopen(RTLD_LOCAL)).  Never the shim itself.  When no
+ * BLAS defines it the process cannot run: one line says how to fix it and
+ * the process exits with status 127. */
+ts_gemm_fn ts_cpu_gemm(ts_prec p);
+
+#endif

@@ -1,0 +1,108 @@
+#include "gemm_entry.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "classify.h"
+#include "configuration.h"
+#include "cost_model.h"
+#include "cpu_blas.h"
+#include "gpu_backend.h"
+#include "log.h"
+#include "policy.h"
+#include "stats.h"
+#include "validate.h"
+
+/* Set while this thread is inside the shim: a BLAS call made from within
+ * (e.g. by a library the backend uses) goes straight to the CPU BLAS. */
+static _Thread_local int in_shim;
+
+void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const char *transb, const int *m,
+                          const int *n, const int *k, const void *alpha, const void *a, const int *lda,
+                          const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
+                          size_t transa_len, size_t transb_len)
+{
+    memset(c, 0, sizeof *c);
+    c->prec = prec;
+    c->transa = *transa;
+    c->transb = *transb;
+    c->m = *m;
+    c->n = *n;
+    c->k = *k;
+    c->lda = *lda;
+    c->ldb = *ldb;
+    c->ldc = *ldc;
+    c->alpha = alpha;
+    c->beta = beta;
+    c->a = a;
+    c->b = b;
+    c->c = cmat;
+    c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
+}
+
+/* One warning per process at level 1; later ones at level 2. */
+static void warn_fallback(const ts_call *c, const char *why)
+{
+    static atomic_int warned;
+    int level = atomic_exchange(&warned, 1) ? 2 : 1;
+    ts_log(level, "GPU execution of %s_ failed (%s); computing on the CPU", ts_prec_routine(c->prec), why);
+}
+
+/* Runs a call the policy sent to the GPU; returns 1 when it fell back. */
+static int run_on_gpu(ts_call *c, const ts_config *cfg)
+{
+    char why[256] = "no usable GPU";
+    const ts_gpu_ops *g = ts_gpu();
+    if (g && g->gemm(c, cfg, why, sizeof why) == 0)
+        return 0;
+    if (ts_call_on_device(c)) {
+        /* No CPU can compute on device memory: say so, leave C as it was. */
+        ts_log_error("%s_ on device memory could not run on the GPU (%s); C was not updated",
+                     ts_prec_routine(c->prec), why);
+        return 1;
+    }
+    c->decision = TS_RUN_CPU;
+    if (!g) {
+        c->reason = "no usable GPU";
+        ts_forward(c);
+        return 0;
+    }
+    warn_fallback(c, why);
+    c->reason = "GPU failed";
+    ts_forward(c);
+    return 1;
+}
+
+void ts_gemm(ts_call *c)
+{
+    if (in_shim) {
+        ts_forward(c);
+        return;
+    }
+    in_shim = 1;
+    const ts_config *cfg = ts_config_get();
+    int fell_back = 0;
+
+    if (ts_validate(c)) {
+        /* The CPU BLAS's own xerbla reports it, exactly as without the shim. */
+        c->reason = "invalid arguments";
+        ts_forward(c);
+    } else {
+        ts_scalar_flags(c);
+        if (ts_quick_return(c)) {
+            c->reason = "quick return";
+            ts_forward(c);
+        } else {
+            ts_classify(c, cfg->min_long, cfg->max_skinny);
+            ts_gpu_residency(c);
+            ts_policy_decide(c, cfg, ts_profile_get());
+            if (c->decision == TS_RUN_GPU)
+                fell_back = run_on_gpu(c, cfg);
+            else
+                ts_forward(c);
+        }
+    }
+    ts_stats_record(c, fell_back);
+    ts_log_trace(c);
+    in_shim = 0;
+}

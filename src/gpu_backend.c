@@ -1,0 +1,88 @@
+#define _GNU_SOURCE
+#include "gpu_backend.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const ts_gpu_ops *loaded;
+static atomic_int forked;
+
+/* The plugin sits in the directory this library was loaded from. */
+static int plugin_path(char *out, size_t size)
+{
+    Dl_info info;
+    if (!dladdr((void *)plugin_path, &info) || !info.dli_fname)
+        return -1;
+    const char *slash = strrchr(info.dli_fname, '/');
+    int dir = slash ? (int)(slash - info.dli_fname) : 1;
+    int n = snprintf(out, size, "%.*s/%s", dir, slash ? info.dli_fname : ".", TS_GPU_PLUGIN);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+static void load(void)
+{
+    char path[4096], why[256] = "";
+    if (plugin_path(path, sizeof path)) {
+        ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
+        return;
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        ts_log(1, "GPU backend unavailable (%s); every call runs on the CPU", dlerror());
+        return;
+    }
+    const ts_gpu_ops *ops = dlsym(h, TS_GPU_OPS_SYMBOL);
+    if (!ops || ops->abi != TS_GPU_ABI) {
+        ts_log(1, "GPU backend %s does not match this libtsshim.so; every call runs on the CPU", path);
+        return;
+    }
+    if (ops->init(ts_config_get(), why, sizeof why)) {
+        ts_log(1, "no usable GPU (%s); every call runs on the CPU", why);
+        return;
+    }
+    loaded = ops;
+}
+
+const ts_gpu_ops *ts_gpu(void)
+{
+    if (atomic_load_explicit(&forked, memory_order_relaxed))
+        return NULL;
+    pthread_once(&load_once, load);
+    return loaded;
+}
+
+void ts_gpu_after_fork(void)
+{
+    atomic_store(&forked, 1);
+}
+
+/* Device pointers can only exist once the CUDA driver is in the process. */
+static int cuda_loaded(void)
+{
+    static atomic_int seen;
+    if (atomic_load_explicit(&seen, memory_order_relaxed))
+        return 1;
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    dlclose(h);
+    atomic_store_explicit(&seen, 1, memory_order_relaxed);
+    return 1;
+}
+
+void ts_gpu_residency(ts_call *c)
+{
+    c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
+    c->device = -1;
+    if (!cuda_loaded())
+        return;
+    const ts_gpu_ops *g = ts_gpu();
+    if (g)
+        g->residency(c);
+}

@@ -1,0 +1,38 @@
+/* The one interface between the plain-C core and the CUDA backend.  The
+ * backend is a plugin (libtsshim-cuda.so, beside libtsshim.so) loaded on the
+ * first call that could run on the GPU, so programs that never offload never
+ * load CUDA, and a machine without CUDA still runs the shim. */
+#ifndef TS_GPU_BACKEND_H
+#define TS_GPU_BACKEND_H
+
+#include <stddef.h>
+#include "configuration.h"
+#include "ts_call.h"
+
+#define TS_GPU_ABI 1
+#define TS_GPU_PLUGIN "libtsshim-cuda.so"
+#define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
+
+typedef struct {
+    int abi; /* TS_GPU_ABI */
+    /* Selects the device; 0 when one is usable, else fills why. */
+    int (*init)(const ts_config *cfg, char *why, size_t why_len);
+    /* Sets res_a, res_b, res_c. */
+    void (*residency)(ts_call *c);
+    /* Runs the call to completion (BLAS is synchronous): 0 on success, else
+     * C is untouched when the inputs were host memory, and why is filled. */
+    int (*gemm)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
+} ts_gpu_ops;
+
+/* The backend when a GPU is usable in this process, else NULL (no plugin, no
+ * device, or a child after fork of a process that used CUDA). */
+const ts_gpu_ops *ts_gpu(void);
+
+/* Fills the residency of the operands; all host unless CUDA is loaded in
+ * the process (no CUDA, no device pointers). */
+void ts_gpu_residency(ts_call *c);
+
+/* fork() child handler: the child may not use the parent's CUDA context. */
+void ts_gpu_after_fork(void);
+
+#endif

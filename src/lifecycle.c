@@ -1,0 +1,29 @@
+/* Process-level hooks.  The constructor only reads configuration: CUDA is
+ * touched on the first call that could be offloaded, and every entry point
+ * initialises what it needs, since other libraries' constructors may call
+ * dgemm_ before this one ran. */
+#include <pthread.h>
+
+#include "configuration.h"
+#include "gpu_backend.h"
+#include "log.h"
+#include "stats.h"
+
+static void after_fork_child(void)
+{
+    ts_gpu_after_fork();
+    ts_log_after_fork();
+}
+
+__attribute__((constructor)) static void ts_start(void)
+{
+    ts_config_get();
+    pthread_atfork(NULL, NULL, after_fork_child);
+    if (ts_config_rejected())
+        ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());
+}
+
+__attribute__((destructor)) static void ts_stop(void)
+{
+    ts_stats_report();
+}

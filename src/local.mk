@@ -1,0 +1,17 @@
+# The plain-C core (no CUDA): a convenience library so the unit tests can
+# link it directly.
+noinst_LTLIBRARIES += src/libtscore.la
+src_libtscore_la_SOURCES = \
+	src/ts_call.h \
+	src/configuration.c src/configuration.h \
+	src/log.c src/log.h \
+	src/stats.c src/stats.h \
+	src/validate.c src/validate.h \
+	src/classify.c src/classify.h \
+	src/cost_model.c src/cost_model.h \
+	src/policy.c src/policy.h \
+	src/cpu_blas.c src/cpu_blas.h \
+	src/gpu_backend.c src/gpu_backend.h \
+	src/gemm_entry.c src/gemm_entry.h \
+	src/lifecycle.c
+src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

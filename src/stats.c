@@ -1,0 +1,39 @@
+#include "stats.h"
+
+#include <stdatomic.h>
+
+#include "configuration.h"
+#include "log.h"
+
+typedef struct {
+    atomic_ullong calls, offloaded, fallbacks, gpu_ns, h2d, d2h;
+} routine_stats;
+
+static routine_stats stats[TS_NPREC];
+
+void ts_stats_record(const ts_call *c, int fell_back)
+{
+    routine_stats *s = &stats[c->prec];
+    atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
+    if (fell_back)
+        atomic_fetch_add_explicit(&s->fallbacks, 1, memory_order_relaxed);
+    if (c->decision != TS_RUN_GPU || fell_back)
+        return;
+    atomic_fetch_add_explicit(&s->offloaded, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->gpu_ns, (unsigned long long)(c->gpu_seconds * 1e9), memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->h2d, c->bytes_h2d, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->d2h, c->bytes_d2h, memory_order_relaxed);
+}
+
+void ts_stats_report(void)
+{
+    for (int p = 0; p < TS_NPREC; p++) {
+        routine_stats *s = &stats[p];
+        unsigned long long calls = atomic_load(&s->calls);
+        if (!calls)
+            continue;
+        ts_log(1, "%s_ calls=%llu offloaded=%llu fallbacks=%llu gpu_s=%.6f h2d_bytes=%llu d2h_bytes=%llu",
+               ts_prec_routine((ts_prec)p), calls, atomic_load(&s->offloaded), atomic_load(&s->fallbacks),
+               (double)atomic_load(&s->gpu_ns) * 1e-9, atomic_load(&s->h2d), atomic_load(&s->d2h));
+    }
+}

@@ -1,0 +1,95 @@
+/* The canonical GEMM call descriptor: one per intercepted call, filled by the
+ * ABI adapter in shim/, then annotated by validate -> classify -> policy and
+ * consumed by the GPU backend or the CPU forwarder.  Plain C, no CUDA. */
+#ifndef TS_CALL_H
+#define TS_CALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
+
+/* Shape classes of ARCHITECTURE.md (C is m x n, op(A) m x k, op(B) k x n). */
+typedef enum {
+    TS_CLASS_NONE = 0, /* not classified: invalid or quick return */
+    TS_CLASS_TSM2,     /* m, k long, n skinny; mirror: n, k long, m skinny */
+    TS_CLASS_ISM2,     /* m long; k, n skinny (TSMM); mirror: n long */
+    TS_CLASS_TSMTTSM,  /* m, n skinny; k long */
+    TS_CLASS_RANKK,    /* m, n long; k skinny */
+    TS_CLASS_REGULAR,  /* everything else */
+    TS_NCLASS
+} ts_class;
+
+typedef enum { TS_RUN_CPU = 0, TS_RUN_GPU = 1 } ts_decision;
+
+/* Where an operand lives, as far as CUDA knows. */
+typedef enum {
+    TS_MEM_HOST = 0,  /* pageable host memory (or unknown to CUDA) */
+    TS_MEM_PINNED,    /* page-locked or registered host memory */
+    TS_MEM_MANAGED,   /* CUDA managed memory */
+    TS_MEM_DEVICE     /* device memory */
+} ts_residency;
+
+/* Fortran arguments exactly as received, so forwarding passes them untouched
+ * (gfortran ABI: everything by reference plus two hidden string lengths). */
+typedef struct {
+    const char *transa, *transb;
+    const int *m, *n, *k;
+    const void *alpha;
+    const void *a;
+    const int *lda;
+    const void *b;
+    const int *ldb;
+    const void *beta;
+    void *c;
+    const int *ldc;
+    size_t transa_len, transb_len;
+} ts_fortran_args;
+
+typedef struct ts_call {
+    ts_prec prec;
+    char transa, transb;        /* upper case: 'N', 'T' or 'C' once valid */
+    int64_t m, n, k;
+    int64_t lda, ldb, ldc;
+    const void *alpha, *beta;   /* scalars of the call's precision */
+    const void *a, *b;
+    void *c;
+    ts_fortran_args f;
+
+    /* Added by classify. */
+    ts_class cls;
+    int mirror;                 /* TSM2/ISM2 with the long side in n, not m */
+    int64_t width;              /* the skinny extent the class is tuned for */
+    int alpha_zero, beta_zero, beta_one;
+
+    /* Added by the residency probe (TS_MEM_HOST when CUDA is not loaded). */
+    ts_residency res_a, res_b, res_c;
+    int device;                 /* the device holding device operands, else -1 */
+
+    /* Added by policy. */
+    ts_decision decision;
+    const char *reason;         /* static string, for the trace */
+    double predicted_cpu_s, predicted_gpu_s;
+
+    /* Added by the GPU backend. */
+    const char *gpu_path;       /* e.g. "tsm2", "cublas": static string */
+    uint64_t bytes_h2d, bytes_d2h;
+    double gpu_seconds;         /* wall time of the GPU execution */
+} ts_call;
+
+/* Size in bytes of one element of each precision. */
+static inline size_t ts_elem_size(ts_prec p)
+{
+    static const size_t sz[TS_NPREC] = { 4, 8, 8, 16 };
+    return sz[p];
+}
+
+static inline int ts_prec_is_complex(ts_prec p) { return p == TS_C || p == TS_Z; }
+
+/* Rows and columns of op(A) and op(B) as stored (before the transpose). */
+static inline int64_t ts_rows_a(const ts_call *c) { return c->transa == 'N' ? c->m : c->k; }
+static inline int64_t ts_cols_a(const ts_call *c) { return c->transa == 'N' ? c->k : c->m; }
+static inline int64_t ts_rows_b(const ts_call *c) { return c->transb == 'N' ? c->k : c->n; }
+static inline int64_t ts_cols_b(const ts_call *c) { return c->transb == 'N' ? c->n : c->k; }
+
+#endif

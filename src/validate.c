@@ -1,0 +1,54 @@
+#include "validate.h"
+
+static char upper(char t) { return (t >= 'a' && t <= 'z') ? (char)(t - 'a' + 'A') : t; }
+
+static int valid_trans(char t) { return t == 'N' || t == 'T' || t == 'C'; }
+
+static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
+
+int ts_validate(ts_call *c)
+{
+    char ta = upper(c->transa), tb = upper(c->transb);
+    if (!valid_trans(ta))
+        return 1;
+    if (!valid_trans(tb))
+        return 2;
+    if (c->m < 0)
+        return 3;
+    if (c->n < 0)
+        return 4;
+    if (c->k < 0)
+        return 5;
+    c->transa = ta;
+    c->transb = tb;
+    if (c->lda < max1(ts_rows_a(c)))
+        return 8;
+    if (c->ldb < max1(ts_rows_b(c)))
+        return 10;
+    if (c->ldc < max1(c->m))
+        return 13;
+    return 0;
+}
+
+/* Compares the scalar of the call's precision with re + 0i. */
+static int scalar_is(const ts_call *c, const void *x, double re)
+{
+    switch (c->prec) {
+    case TS_S: return *(const float *)x == (float)re;
+    case TS_D: return *(const double *)x == re;
+    case TS_C: return ((const float *)x)[0] == (float)re && ((const float *)x)[1] == 0.0f;
+    default: return ((const double *)x)[0] == re && ((const double *)x)[1] == 0.0;
+    }
+}
+
+void ts_scalar_flags(ts_call *c)
+{
+    c->alpha_zero = scalar_is(c, c->alpha, 0.0);
+    c->beta_zero = scalar_is(c, c->beta, 0.0);
+    c->beta_one = scalar_is(c, c->beta, 1.0);
+}
+
+int ts_quick_return(const ts_call *c)
+{
+    return c->m == 0 || c->n == 0 || ((c->alpha_zero || c->k == 0) && c->beta_one);
+}

@@ -1,0 +1,91 @@
+/* Routing decisions: modes, disabled routines, device operands, the cost model. */
+#include <string.h>
+
+#include "classify.h"
+#include "configuration.h"
+#include "cost_model.h"
+#include "policy.h"
+#include "tap.h"
+#include "validate.h"
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static ts_call call(ts_prec p, int64_t m, int64_t n, int64_t k, const void *alpha, const void *beta)
+{
+    ts_call c;
+    memset(&c, 0, sizeof c);
+    c.prec = p;
+    c.transa = 'N';
+    c.transb = 'N';
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.alpha = alpha;
+    c.beta = beta;
+    c.device = -1;
+    ts_scalar_flags(&c);
+    ts_classify(&c, 2048, 64);
+    return c;
+}
+
+int main(void)
+{
+    static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }, two[2] = { 2, 0 };
+    ts_config cfg;
+    ts_config_load(&cfg, no_env, NULL);
+    const ts_profile *prof = &ts_profile_defaults;
+
+    ts_call tiny = call(TS_D, 8, 8, 8, one, zero);
+    ts_policy_decide(&tiny, &cfg, prof);
+    tap_ok(tiny.decision == TS_RUN_CPU && !strcmp(tiny.reason, "below TSSHIM_MIN_FLOPS"), "auto: 8x8x8 stays on the CPU");
+
+    /* TSMTTSM D 8x8, k = 2^24 from pinned memory: the CPU needs ~250 ms, the link ~20 ms. */
+    ts_call gram = call(TS_D, 8, 8, 1 << 24, one, zero);
+    gram.res_a = gram.res_b = gram.res_c = TS_MEM_PINNED;
+    ts_policy_decide(&gram, &cfg, prof);
+    tap_ok(gram.decision == TS_RUN_GPU, "auto: pinned TSMTTSM D 8x8x2^24 goes to the GPU (cpu %.3gs, gpu %.3gs)",
+           gram.predicted_cpu_s, gram.predicted_gpu_s);
+
+    /* TSM2 D n=2: the GPU cannot beat the CPU reading A over PCIe. */
+    ts_call tsm2 = call(TS_D, 20480, 2, 20480, one, zero);
+    ts_policy_decide(&tsm2, &cfg, prof);
+    tap_ok(tsm2.decision == TS_RUN_CPU && tsm2.cls == TS_CLASS_TSM2, "auto: TSM2 D n=2 on host data stays on the CPU");
+
+    ts_call square = call(TS_D, 4096, 4096, 4096, one, zero);
+    ts_policy_decide(&square, &cfg, prof);
+    tap_ok(square.decision == TS_RUN_GPU, "auto: square D 4096 goes to the GPU (cpu %.3gs, gpu %.3gs)",
+           square.predicted_cpu_s, square.predicted_gpu_s);
+
+    ts_call dev = call(TS_D, 8, 8, 8, one, zero);
+    dev.res_b = TS_MEM_DEVICE;
+    cfg.mode = TS_MODE_CPU;
+    ts_policy_decide(&dev, &cfg, prof);
+    tap_ok(dev.decision == TS_RUN_GPU && !strcmp(dev.reason, "device operands"),
+           "device operands run on the GPU even in cpu mode");
+
+    ts_policy_decide(&square, &cfg, prof);
+    tap_ok(square.decision == TS_RUN_CPU && !strcmp(square.reason, "mode cpu"), "cpu mode keeps host calls on the CPU");
+
+    cfg.mode = TS_MODE_GPU;
+    ts_policy_decide(&tiny, &cfg, prof);
+    tap_ok(tiny.decision == TS_RUN_GPU && !strcmp(tiny.reason, "mode gpu"), "gpu mode sends even 8x8x8 to the GPU");
+
+    ts_call scale = call(TS_D, 5000, 8, 5000, zero, two);
+    ts_policy_decide(&scale, &cfg, prof);
+    tap_ok(scale.decision == TS_RUN_CPU && !strcmp(scale.reason, "scaling only"), "alpha = 0 host calls stay on the CPU");
+
+    cfg.disabled[TS_Z] = 1;
+    ts_call z = call(TS_Z, 4096, 4096, 4096, one, zero);
+    ts_policy_decide(&z, &cfg, prof);
+    tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "routine disabled"), "a disabled routine stays on the CPU");
+
+    tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
+    ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
+    tap_ok(ts_call_bytes(&beta1) == 8.0 * 400 && ts_call_bytes(&tiny) == 8.0 * 192,
+           "bytes count C twice only when beta != 0");
+    return tap_done();
+}
