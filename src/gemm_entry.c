@@ -15,7 +15,7 @@
 
 /* Set while this thread is inside the shim: a BLAS call made from within
  * (e.g. by a library the backend uses) goes straight to the CPU BLAS. */
-static _Thread_local int in_shim;
+static _Thread_local int in_shim __attribute__((tls_model("initial-exec")));
 
 void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const char *transb, const int *m,
                           const int *n, const int *k, const void *alpha, const void *a, const int *lda,
@@ -102,7 +102,10 @@ void ts_gemm(ts_call *c)
                 ts_forward(c);
         }
     }
-    ts_stats_record(c, fell_back);
-    ts_log_trace(c);
+    /* Counting costs atomics on every call: only when a report will be written. */
+    if (cfg->verbose >= 1)
+        ts_stats_record(c, fell_back);
+    if (cfg->verbose >= 3)
+        ts_log_trace(c);
     in_shim = 0;
 }

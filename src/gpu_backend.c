@@ -2,6 +2,7 @@
 #include "gpu_backend.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -62,18 +63,40 @@ void ts_gpu_after_fork(void)
     atomic_store(&forked, 1);
 }
 
-/* Device pointers can only exist once the CUDA driver is in the process. */
+/* dl_iterate_phdr callback: stops at once, reporting the loader's count of
+ * objects ever added, so an unchanged count means nothing new was loaded. */
+static int read_adds(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(unsigned long long *)data = info->dlpi_adds;
+    return 1;
+}
+
+static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    return info->dlpi_name && strstr(info->dlpi_name, "libcuda.so") != NULL;
+}
+
+/* Device pointers can only exist once the CUDA driver is in the process.
+ * Asking the dynamic loader by name would cost tens of microseconds per
+ * call; the walk runs only when the set of loaded objects changed. */
 static int cuda_loaded(void)
 {
     static atomic_int seen;
+    static _Atomic unsigned long long checked_adds;
     if (atomic_load_explicit(&seen, memory_order_relaxed))
         return 1;
-    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (!h)
+    unsigned long long adds = 0;
+    dl_iterate_phdr(read_adds, &adds);
+    if (adds == atomic_load_explicit(&checked_adds, memory_order_relaxed))
         return 0;
-    dlclose(h);
-    atomic_store_explicit(&seen, 1, memory_order_relaxed);
-    return 1;
+    int found = dl_iterate_phdr(is_cuda_driver, NULL);
+    atomic_store_explicit(&checked_adds, adds, memory_order_relaxed);
+    if (found)
+        atomic_store_explicit(&seen, 1, memory_order_relaxed);
+    return found;
 }
 
 void ts_gpu_residency(ts_call *c)

@@ -13,9 +13,6 @@ int ts_call_on_device(const ts_call *c)
 
 void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)
 {
-    c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
-    c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
-
     /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
     if (ts_call_on_device(c))
         return decide(c, TS_RUN_GPU, "device operands");
@@ -30,6 +27,8 @@ void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)
         return decide(c, TS_RUN_GPU, "mode gpu");
     if (ts_call_flops(c) < cfg->min_flops)
         return decide(c, TS_RUN_CPU, "below TSSHIM_MIN_FLOPS");
+    c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
+    c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
     if (c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s)
         return decide(c, TS_RUN_GPU, "cost model: gpu faster");
     decide(c, TS_RUN_CPU, "cost model: cpu faster");
