@@ -50,7 +50,7 @@ AS_IF([test "x$with_cuda" != xno], [
     [AC_MSG_ERROR([CUDA was requested (--with-cuda=$with_cuda) but nvcc, the CUDA runtime or cuBLAS is missing])])
 ])
 tsshim_arch_num=`echo "$with_cuda_arch" | sed 's/^sm_//'`
-NVCCFLAGS="-O3 -std=c++17 -gencode=arch=compute_$tsshim_arch_num,code=sm_$tsshim_arch_num -Xcompiler -fvisibility=hidden"
+NVCCFLAGS="-O3 -std=c++17 -gencode=arch=compute_$tsshim_arch_num,code=sm_$tsshim_arch_num -Xcompiler=-fvisibility=hidden"
 AS_IF([test "x$tsshim_cuda_ok" = xyes],
   [AC_DEFINE([HAVE_CUDA], [1], [Define to 1 when the CUDA GPU backend is built])],
   [CUDA_CPPFLAGS=""; CUDA_LDFLAGS=""; CUDA_LIBS=""])

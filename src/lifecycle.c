@@ -13,6 +13,7 @@ static void after_fork_child(void)
 {
     ts_gpu_after_fork();
     ts_log_after_fork();
+    ts_stats_reset();
 }
 
 __attribute__((constructor)) static void ts_start(void)

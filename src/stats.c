@@ -25,6 +25,19 @@ void ts_stats_record(const ts_call *c, int fell_back)
     atomic_fetch_add_explicit(&s->d2h, c->bytes_d2h, memory_order_relaxed);
 }
 
+void ts_stats_reset(void)
+{
+    for (int p = 0; p < TS_NPREC; p++) {
+        routine_stats *s = &stats[p];
+        atomic_store(&s->calls, 0);
+        atomic_store(&s->offloaded, 0);
+        atomic_store(&s->fallbacks, 0);
+        atomic_store(&s->gpu_ns, 0);
+        atomic_store(&s->h2d, 0);
+        atomic_store(&s->d2h, 0);
+    }
+}
+
 void ts_stats_report(void)
 {
     for (int p = 0; p < TS_NPREC; p++) {

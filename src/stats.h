@@ -7,6 +7,9 @@
 /* Records a finished call (lock-free). */
 void ts_stats_record(const ts_call *c, int fell_back);
 
+/* A forked child reports its own calls only. */
+void ts_stats_reset(void);
+
 /* Writes the report through ts_log at level 1. */
 void ts_stats_report(void);
 

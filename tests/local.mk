@@ -19,3 +19,4 @@ EXTRA_DIST += tests/tap-functions.sh tests/exports.sh tests/xerbla.sh tests/sile
 	tests/forward_paths.sh tests/no_gpu.sh
 
 include $(srcdir)/tests/differential.mk
+include $(srcdir)/tests/robustness.mk

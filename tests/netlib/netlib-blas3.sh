@@ -121,7 +121,7 @@ run_one() {
     # Keep what the caller preloads (a sanitizer runtime must come first).
     (cd "$dir" &&
         $timeout_cmd env "$@" TSSHIM_VERBOSE=1 TSSHIM_LOG="$dir/tsshim.log" \
-            LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$TSSHIM_LIB" \
+            LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }${TSSHIM_PRELOAD:-$TSSHIM_LIB}" \
             "$bin/$t" <"$t.in" >output 2>&1)
     rc=$?
     ok=yes

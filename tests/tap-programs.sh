@@ -1,0 +1,57 @@
+# Helpers for sh tests that run TAP test programs under the shim (sourced
+# after tap-functions.sh).
+
+# tap_skip_point REASON: one skipped point.
+tap_skip_point() {
+  tap_n=$((tap_n + 1))
+  echo "ok $tap_n # SKIP $*"
+}
+
+# have_gpu: status 0 when a CUDA device is usable.  tests/has_gpu asks the
+# driver (CUDA_VISIBLE_DEVICES applies); nvidia-smi answers where it is not built.
+have_gpu() {
+  if [ -x "$abs_top_builddir/tests/has_gpu" ]; then
+    "$abs_top_builddir/tests/has_gpu"
+    return
+  fi
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+}
+
+# tap_relay LABEL COMMAND...: runs a program that prints TAP and relays its
+# points into this script's numbering, each description prefixed by LABEL.
+# A Bail out!, a plan that does not match its points, a non-zero exit
+# status (a crash, an ASan report) or anything on stderr (the shim is silent
+# unless asked; a UBSan report) adds one failed point.
+tap_relay() {
+  relay_label=$1
+  shift
+  "$@" >"$tap_tmp/relay.out" 2>"$tap_tmp/relay.err"
+  relay_status=$?
+  relay_points=0
+  relay_plan=none
+  relay_bail=
+  while IFS= read -r line; do
+    case $line in
+      "ok "* | "not ok "*)
+        relay_points=$((relay_points + 1))
+        tap_n=$((tap_n + 1))
+        relay_result=${line%%ok *}ok
+        relay_rest=${line#"$relay_result" }
+        relay_rest=${relay_rest#* }
+        case $relay_rest in
+          "# SKIP"*) echo "$relay_result $tap_n # SKIP $relay_label: ${relay_rest#"# SKIP "}" ;;
+          *) echo "$relay_result $tap_n - $relay_label: ${relay_rest#"- "}" ;;
+        esac
+        [ "$relay_result" = ok ] || tap_fail=$((tap_fail + 1))
+        ;;
+      1..*) relay_plan=${line#1..} ;;
+      "Bail out!"*) relay_bail=$line; echo "# $line" ;;
+      *) echo "# $line" ;;
+    esac
+  done <"$tap_tmp/relay.out"
+  sed 's/^/# stderr: /' "$tap_tmp/relay.err"
+  [ $relay_status -eq 0 ] && [ -z "$relay_bail" ] && [ "$relay_plan" = "$relay_points" ] &&
+    [ ! -s "$tap_tmp/relay.err" ]
+  tap_check $? "$relay_label: the program ran to completion, nothing on stderr" \
+    "(status $relay_status, plan $relay_plan, $relay_points points)${relay_bail:+, $relay_bail}"
+}
