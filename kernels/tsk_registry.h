@@ -24,7 +24,11 @@ typedef tsk_status (*tsk_launch_fn)(const ts_call *call, const tsk_operands *ops
                                     cudaStream_t stream, const tsk_params *params);
 
 /* One compiled instance: serves calls of this class, precision and
- * transposes whose width is in [min_width, max_width]. */
+ * transposes whose width is in [min_width, max_width].  TSK_ANY_TRANS in
+ * transa/transb: the instance maps every transpose (and the mirror) itself
+ * and its launch answers TSK_DECLINED for a layout it cannot serve. */
+#define TSK_ANY_TRANS '*'
+
 typedef struct {
     const char *name;  /* says what it is, e.g. "tsmttsm_d_tn_w8" */
     ts_class cls;
@@ -35,7 +39,8 @@ typedef struct {
 } tsk_instance;
 
 /* One tuning decision for one architecture and one (class, precision,
- * transposes, width) cell; width is the cell's upper bound. */
+ * transposes, width) cell; width is the cell's upper bound (1, 2, 4, ...,
+ * 64) and transa/transb are the cell's transposes (tsk_cell_transposes). */
 typedef struct {
     int sm;
     ts_class cls;
@@ -53,6 +58,30 @@ extern const tsk_instance tsk_ism2_instances[];
 extern const size_t tsk_ism2_ninstances;
 extern const tsk_instance tsk_tsmttsm_instances[];
 extern const size_t tsk_tsmttsm_ninstances;
+
+/* Tuning tables per architecture (kernels/tsk_tuning_sm<NN>.c). */
+extern const tsk_tuning_row tsk_tuning_sm90[];
+extern const size_t tsk_tuning_sm90_nrows;
+
+/* All compiled instances, over the three class tables. */
+size_t tsk_instance_count(void);
+const tsk_instance *tsk_instance_at(size_t i);
+const tsk_instance *tsk_instance_find(const char *name);
+
+/* Whether `inst` may serve `call` (class, precision, width, transposes). */
+int tsk_instance_serves(const tsk_instance *inst, const ts_call *call);
+
+/* The width cell of a call: the smallest of 1, 2, 4, ..., 64 that is >= width,
+ * or 0 when wider. */
+int tsk_width_cell(int64_t width);
+
+/* A cell's transposes, 'N' or 'T': conjugation does not change the memory
+ * layout, and a mirrored call C^T = op(B)^T op(A)^T is tuned as the
+ * unmirrored call of the same layout. */
+void tsk_cell_transposes(const ts_call *call, char *ta, char *tb);
+
+/* The tuning row of a cell for `sm`, or NULL. */
+const tsk_tuning_row *tsk_tuning_find(int sm, ts_class cls, ts_prec prec, char ta, char tb, int width);
 
 #ifdef __cplusplus
 }

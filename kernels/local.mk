@@ -1,0 +1,20 @@
+# kernels/libtskernels.la: the tuned tall-and-skinny kernels (TSM2, ISM2/TSMM,
+# TSMTTSM), their registry and dispatch (tsk_gemm), and the sm_90 tuning
+# table.  Linked into the GPU plugin (kernels/plugin.mk), the kernel tests,
+# the benchmark and the tuning program.
+if HAVE_CUDA
+noinst_LTLIBRARIES += kernels/libtskernels.la
+kernels_libtskernels_la_SOURCES = \
+	kernels/tsk_gemm.h kernels/tsk_registry.h \
+	kernels/tsk_complex.cuh kernels/tsk_view.cuh \
+	kernels/tsm2_gemm.cu kernels/ism2_gemm.cu kernels/tsmttsm_gemm.cu \
+	kernels/tsk_dispatch.c kernels/tsk_tuning_sm90.c
+kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
+
+check_PROGRAMS += tests/test_kernels
+tests_test_kernels_SOURCES = tests/test_kernels.c tests/tap.h
+tests_test_kernels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
+tests_test_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
+tests_test_kernels_LDFLAGS = $(CUDA_LDFLAGS)
+TESTS += tests/test_kernels
+endif

@@ -1,0 +1,105 @@
+/* The index view shared by TSM2 and ISM2: both compute, over a long index i,
+ * a skinny index j < nw and an inner index kk < nk,
+ *     C(i, j) = alpha sum_kk P(i, kk) Q(kk, j) + beta C(i, j),
+ * where P is the operand with the long side.  Non-mirrored calls have
+ * P = op(A), Q = op(B); mirrored ones (the long side in n) compute
+ * C^T = op(B)^T op(A)^T, so P = op(B)^T, Q = op(A)^T.  Transposes and the
+ * mirror become strides, so one kernel template serves every layout. */
+#ifndef TSK_VIEW_CUH
+#define TSK_VIEW_CUH
+
+#include "tsk_complex.cuh"
+#include "tsk_registry.h"
+
+struct tsk_view {
+    const void *p;
+    int64_t p_si, p_sk;
+    const void *q;
+    int64_t q_sk, q_sj;
+    void *c;
+    int64_t c_si, c_sj;
+    int64_t nl, nk, nw;
+    bool p_conj, q_conj;
+};
+
+static inline tsk_view tsk_view_of(const ts_call *call, const tsk_operands *ops)
+{
+    tsk_view v;
+    bool a_n = call->transa == 'N', b_n = call->transb == 'N';
+    v.nk = call->k;
+    if (!call->mirror) {
+        v.p = ops->a;
+        v.p_si = a_n ? 1 : ops->lda;
+        v.p_sk = a_n ? ops->lda : 1;
+        v.p_conj = call->transa == 'C';
+        v.q = ops->b;
+        v.q_sk = b_n ? 1 : ops->ldb;
+        v.q_sj = b_n ? ops->ldb : 1;
+        v.q_conj = call->transb == 'C';
+        v.c_si = 1;
+        v.c_sj = ops->ldc;
+        v.nl = call->m;
+        v.nw = call->n;
+    } else {
+        v.p = ops->b;
+        v.p_si = b_n ? ops->ldb : 1;
+        v.p_sk = b_n ? 1 : ops->ldb;
+        v.p_conj = call->transb == 'C';
+        v.q = ops->a;
+        v.q_sk = a_n ? ops->lda : 1;
+        v.q_sj = a_n ? 1 : ops->lda;
+        v.q_conj = call->transa == 'C';
+        v.c_si = ops->ldc;
+        v.c_sj = 1;
+        v.nl = call->n;
+        v.nw = call->m;
+    }
+    v.c = ops->c;
+    return v;
+}
+
+/* Vector loads and cp.async need element-aligned pointers; a host array of
+ * COMPLEX*16 may be only 8-byte aligned, and then cuBLAS takes the call. */
+static inline bool tsk_aligned(const tsk_operands *ops, size_t elem)
+{
+    return (uintptr_t)ops->a % elem == 0 && (uintptr_t)ops->b % elem == 0 &&
+           (uintptr_t)ops->c % elem == 0;
+}
+
+static inline int tsk_sm_count(void)
+{
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
+        return 1;
+    return n;
+}
+
+/* Launches above 48 KB of dynamic shared memory must opt in per kernel. */
+template <typename K> static inline cudaError_t tsk_allow_smem(K kernel, size_t bytes)
+{
+    if (bytes <= 48 * 1024)
+        return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+static inline tsk_status tsk_status_of(cudaError_t e)
+{
+    return e == cudaSuccess ? TSK_RAN : TSK_ERROR;
+}
+
+/* Register tiles are sized so accumulators stay within `budget` 32-bit
+ * registers: at most this many rows (or columns) of width W per thread. */
+template <typename T, int W, int MAXR> struct tsk_fit {
+    static const int raw = 64 / (W * tsk_words<T>::value);
+    static const int value = raw < 1 ? 1 : (raw > MAXR ? MAXR : raw);
+};
+
+/* Register tiles plus the loads in flight need more than the 128 registers
+ * a 512-thread block leaves each thread, except at the narrowest widths:
+ * other kernels cap blocks at 256 threads. */
+template <typename T, int W> struct tsk_max_threads {
+    static const int value = W * tsk_words<T>::value <= 4 ? 512 : 256;
+};
+
+#endif

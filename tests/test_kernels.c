@@ -1,0 +1,280 @@
+/* GPU tests of every compiled tuned-kernel instance (TSM2, ISM2/TSMM,
+ * TSMTTSM) against a CPU reference computed here in double (long double
+ * sums for the double precisions): all transposes N/T/C, both mirrors,
+ * widths with tails, leading dimensions above the minimum, and BLAS scalar
+ * semantics (alpha = 0 must not read NaN-filled A and B; beta = 0 must not
+ * read NaN-filled C).  C's rows beyond m (ldc > m) hold a sentinel that must
+ * survive, and each run starts from freshly poisoned outputs.  Each
+ * configuration runs twice and must give bitwise the same C.  Prints TAP. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include "tap.h"
+#include "tsk_gemm.h"
+#include "tsk_registry.h"
+
+#define POOL_BYTES ((size_t)32 << 20)
+
+static const int widths[] = { 1, 2, 3, 7, 8, 16, 17, 33, 63, 64 };
+static const char transes[3] = { 'N', 'T', 'C' };
+
+static void *dev_a, *dev_b, *dev_c;
+
+/* Element access in the call's precision, as (re, im) doubles. */
+static void get(ts_prec p, const void *buf, int64_t i, double *re, double *im)
+{
+    switch (p) {
+    case TS_S: *re = ((const float *)buf)[i]; *im = 0; break;
+    case TS_D: *re = ((const double *)buf)[i]; *im = 0; break;
+    case TS_C: *re = ((const float *)buf)[2 * i]; *im = ((const float *)buf)[2 * i + 1]; break;
+    default: *re = ((const double *)buf)[2 * i]; *im = ((const double *)buf)[2 * i + 1]; break;
+    }
+}
+
+static void set(ts_prec p, void *buf, int64_t i, double re, double im)
+{
+    switch (p) {
+    case TS_S: ((float *)buf)[i] = (float)re; break;
+    case TS_D: ((double *)buf)[i] = re; break;
+    case TS_C: ((float *)buf)[2 * i] = (float)re; ((float *)buf)[2 * i + 1] = (float)im; break;
+    default: ((double *)buf)[2 * i] = re; ((double *)buf)[2 * i + 1] = im; break;
+    }
+}
+
+static double urand(void) { return (double)rand() / RAND_MAX - 0.5; }
+
+static void fill(ts_prec p, void *buf, int64_t n, int nan)
+{
+    for (int64_t i = 0; i < n; i++)
+        set(p, buf, i, nan ? NAN : urand(), nan ? NAN : urand());
+}
+
+/* op(X)(r, c) of a stored matrix with leading dimension ld. */
+static void op_get(ts_prec p, const void *x, int64_t ld, char t, int64_t r, int64_t c, double *re, double *im)
+{
+    get(p, x, t == 'N' ? r + c * ld : c + r * ld, re, im);
+    if (t == 'C')
+        *im = -*im;
+}
+
+typedef struct {
+    int alpha_zero, beta_zero;
+    double alpha[2], beta[2];
+} scalars;
+
+static const scalars cases[4] = {
+    { 0, 0, { 0.75, -0.25 }, { 1.5, 0.5 } }, /* general */
+    { 0, 1, { 1.0, 0.0 }, { 0.0, 0.0 } },    /* beta = 0: C poisoned with NaN */
+    { 1, 0, { 0.0, 0.0 }, { -2.0, 1.0 } },   /* alpha = 0: A and B hold NaN */
+    { 1, 1, { 0.0, 0.0 }, { 0.0, 0.0 } },    /* both: C becomes 0 */
+};
+
+static double eps_of(ts_prec p) { return p == TS_S || p == TS_C ? 0x1p-24 : 0x1p-53; }
+
+/* Runs one configuration; returns 1 when C matches the reference. */
+static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, char tb, int64_t m, int64_t n,
+                 int64_t k, int mirror, int width, const scalars *sc, char *why, size_t whylen)
+{
+    size_t e = ts_elem_size(p);
+    ts_call call;
+    memset(&call, 0, sizeof call);
+    call.prec = p;
+    call.transa = ta;
+    call.transb = tb;
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.lda = ts_rows_a(&call) + 3;
+    call.ldb = ts_rows_b(&call) + 2;
+    call.ldc = m + 2;
+    call.cls = cls;
+    call.mirror = mirror;
+    call.width = width;
+    call.alpha_zero = sc->alpha_zero;
+    call.beta_zero = sc->beta_zero;
+    call.beta_one = 0;
+    unsigned char alpha[16], beta[16];
+    set(p, alpha, 0, sc->alpha[0], sc->alpha[1]);
+    set(p, beta, 0, sc->beta[0], sc->beta[1]);
+    call.alpha = alpha;
+    call.beta = beta;
+
+    int64_t na = call.lda * ts_cols_a(&call), nb = call.ldb * ts_cols_b(&call), nc = call.ldc * n;
+    if ((size_t)(na > nb ? (na > nc ? na : nc) : (nb > nc ? nb : nc)) * e > POOL_BYTES) {
+        snprintf(why, whylen, "shape too large for the pool");
+        return 0;
+    }
+    void *a = malloc(na * e), *b = malloc(nb * e), *c0 = malloc(nc * e), *c1 = malloc(nc * e), *c2 = malloc(nc * e);
+    fill(p, a, na, sc->alpha_zero);
+    fill(p, b, nb, sc->alpha_zero);
+    fill(p, c0, nc, sc->beta_zero);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = m; i < call.ldc; i++)
+            set(p, c0, i + j * call.ldc, 7.0, 7.0); /* sentinel between columns */
+    cudaMemcpy(dev_a, a, na * e, cudaMemcpyHostToDevice);
+    cudaMemcpy(dev_b, b, nb * e, cudaMemcpyHostToDevice);
+    tsk_operands ops = { dev_a, call.lda, dev_b, call.ldb, dev_c, call.ldc };
+
+    int ok = 1;
+    void *runs[2] = { c1, c2 };
+    for (int r = 0; r < 2 && ok; r++) {
+        cudaMemcpy(dev_c, c0, nc * e, cudaMemcpyHostToDevice);
+        tsk_status st = inst->launch(&call, &ops, 0, NULL);
+        cudaError_t ce = cudaDeviceSynchronize();
+        if (st != TSK_RAN || ce != cudaSuccess) {
+            snprintf(why, whylen, "launch status %d, %s", (int)st, cudaGetErrorString(ce));
+            ok = 0;
+        }
+        cudaMemcpy(runs[r], dev_c, nc * e, cudaMemcpyDeviceToHost);
+    }
+    if (ok && memcmp(c1, c2, nc * e) != 0) {
+        snprintf(why, whylen, "two runs differ bitwise");
+        ok = 0;
+    }
+    for (int64_t j = 0; j < n && ok; j++)
+        for (int64_t i = 0; i < call.ldc && ok; i++) {
+            double gr, gi, er, ei, bound = 0;
+            get(p, c1, i + j * call.ldc, &gr, &gi);
+            if (i >= m) {
+                if (gr != 7.0) {
+                    snprintf(why, whylen, "wrote C(%lld,%lld) beyond m", (long long)i, (long long)j);
+                    ok = 0;
+                }
+                continue;
+            }
+            long double sr = 0, si = 0;
+            if (!sc->alpha_zero)
+                for (int64_t l = 0; l < k; l++) {
+                    double xr, xi, yr, yi;
+                    op_get(p, a, call.lda, ta, i, l, &xr, &xi);
+                    op_get(p, b, call.ldb, tb, l, j, &yr, &yi);
+                    sr += (long double)xr * yr - (long double)xi * yi;
+                    si += (long double)xr * yi + (long double)xi * yr;
+                    bound += (fabs(xr) + fabs(xi)) * (fabs(yr) + fabs(yi));
+                }
+            er = (double)(sc->alpha[0] * sr - sc->alpha[1] * si);
+            ei = (double)(sc->alpha[0] * si + sc->alpha[1] * sr);
+            bound *= fabs(sc->alpha[0]) + fabs(sc->alpha[1]);
+            if (!sc->beta_zero) {
+                double cr, ci;
+                get(p, c0, i + j * call.ldc, &cr, &ci);
+                er += sc->beta[0] * cr - sc->beta[1] * ci;
+                ei += sc->beta[0] * ci + sc->beta[1] * cr;
+                bound += (fabs(cr) + fabs(ci)) * (fabs(sc->beta[0]) + fabs(sc->beta[1]));
+            }
+            if (!ts_prec_is_complex(p))
+                ei = gi = 0;
+            double tol = 4.0 * (double)(k + 4) * eps_of(p) * bound + 1e-300;
+            if (!(fabs(gr - er) <= tol && fabs(gi - ei) <= tol)) {
+                snprintf(why, whylen, "C(%lld,%lld) = (%g,%g), expected (%g,%g), tol %g", (long long)i, (long long)j,
+                         gr, gi, er, ei, tol);
+                ok = 0;
+            }
+        }
+    free(a);
+    free(b);
+    free(c0);
+    free(c1);
+    free(c2);
+    return ok;
+}
+
+/* The shape of a class at `width`: the skinny extents are width and a
+ * smaller one, in the order `swap` says; long extents are not multiples of
+ * any block or tile. */
+static void shape(ts_class cls, int mirror, int width, int swap, int64_t *m, int64_t *n, int64_t *k)
+{
+    int64_t s = width / 2 + 1 < width ? width / 2 + 1 : width;
+    int64_t s1 = swap ? s : width, s2 = swap ? width : s;
+    if (cls == TS_CLASS_TSM2) {
+        *k = 389;
+        *m = mirror ? width : 301;
+        *n = mirror ? 301 : width;
+    } else if (cls == TS_CLASS_ISM2) {
+        *k = s1;
+        *m = mirror ? s2 : 1037;
+        *n = mirror ? 1037 : s2;
+    } else {
+        *m = s1;
+        *n = s2;
+        *k = 3001;
+    }
+}
+
+static void test_instance(const tsk_instance *inst, int *counter)
+{
+    int nmirror = inst->cls == TS_CLASS_TSMTTSM ? 1 : 2;
+    for (int mirror = 0; mirror < nmirror; mirror++) {
+        char why[256] = "";
+        int ok = 1, runs = 0;
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0] && ok; wi++) {
+            int w = widths[wi];
+            if (w < inst->min_width || w > inst->max_width)
+                continue;
+            for (int x = 0; x < 9 && ok; x++) {
+                char ta = transes[x / 3], tb = transes[x % 3];
+                if ((inst->transa != TSK_ANY_TRANS && inst->transa != ta) ||
+                    (inst->transb != TSK_ANY_TRANS && inst->transb != tb))
+                    continue;
+                int64_t m, n, k;
+                const scalars *sc = &cases[(*counter)++ % 4];
+                shape(inst->cls, mirror, w, x % 2, &m, &n, &k);
+                ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, sc, why, sizeof why);
+                runs++;
+                if (!ok)
+                    tap_diag("%s %c%c m=%lld n=%lld k=%lld alpha_zero=%d beta_zero=%d: %s", inst->name, ta, tb,
+                             (long long)m, (long long)n, (long long)k, sc->alpha_zero, sc->beta_zero, why);
+            }
+        }
+        if (runs == 0)
+            tap_skip("%s mirror=%d: no test width in [%d, %d]", inst->name, mirror, inst->min_width,
+                     inst->max_width);
+        else
+            tap_ok(ok, "%s mirror=%d (%d configurations)", inst->name, mirror, runs);
+    }
+}
+
+/* Every row of each tuning table names a compiled instance that serves its
+ * cell (a stale table would silently send cells to cuBLAS). */
+static void test_tuning_table(void)
+{
+    size_t bad = 0, used = 0;
+    for (size_t i = 0; i < tsk_tuning_sm90_nrows; i++) {
+        const tsk_tuning_row *r = &tsk_tuning_sm90[i];
+        if (r->instance == NULL)
+            continue;
+        const tsk_instance *inst = tsk_instance_find(r->instance);
+        used++;
+        if (inst == NULL || inst->cls != r->cls || inst->prec != r->prec || r->width < inst->min_width ||
+            r->width > inst->max_width) {
+            tap_diag("sm_90 row %zu names %s, which does not serve its cell", i, r->instance);
+            bad++;
+        }
+    }
+    tap_ok(bad == 0, "tuning table sm_90: %zu kernel rows name instances serving their cells", used);
+}
+
+int main(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        tap_skip("no CUDA device");
+        return tap_done();
+    }
+    if (cudaMalloc(&dev_a, POOL_BYTES) != cudaSuccess || cudaMalloc(&dev_b, POOL_BYTES) != cudaSuccess ||
+        cudaMalloc(&dev_c, POOL_BYTES) != cudaSuccess) {
+        tap_ok(0, "allocate the device pool");
+        return tap_done();
+    }
+    int counter = 0;
+    srand(12345);
+    const char *only = getenv("TSK_TEST_ONLY"); /* a name prefix, to run a subset */
+    for (size_t i = 0; i < tsk_instance_count(); i++) {
+        const tsk_instance *inst = tsk_instance_at(i);
+        if (only == NULL || strncmp(inst->name, only, strlen(only)) == 0)
+            test_instance(inst, &counter);
+    }
+    test_tuning_table();
+    return tap_done();
+}
