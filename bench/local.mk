@@ -9,3 +9,4 @@ bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
 bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-kernels-gpu.sh
+include $(srcdir)/bench/e2e.mk

@@ -8,6 +8,10 @@ libtsshim_cuda_la_SOURCES = \
 	kernels/gpu_residency.c kernels/gpu_residency.h \
 	kernels/gpu_cublas.c kernels/gpu_cublas.h \
 	kernels/gpu_gemm.c kernels/gpu_gemm.h \
+	kernels/gpu_pipeline.c kernels/gpu_pipeline.h \
+	kernels/gpu_staging.c kernels/gpu_staging.h \
+	kernels/gpu_copy_pool.c kernels/gpu_copy_pool.h \
+	src/slicing.c src/slicing.h \
 	kernels/scale_matrix.cu kernels/scale_matrix.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -1,5 +1,7 @@
-/* First cost model: predicted CPU BLAS time against transfer + kernel time.
- * The figures are a machine profile; defaults come from the GPU host's
+/* Cost model: predicted CPU BLAS time against the GPU's, where the GPU
+ * pipelines the transfers with the kernel (gpu_pipeline.c), so its time is
+ * the slowest of the stages.  The figures are a machine profile (profile.c,
+ * written by tsshim-calibrate); defaults come from the GPU host's
  * measurements in shared/GPU.md (H200, 16-core Xeon with OpenBLAS). */
 #ifndef TS_COST_MODEL_H
 #define TS_COST_MODEL_H
@@ -9,8 +11,9 @@
 typedef struct {
     double cpu_gbs[TS_NCLASS];     /* CPU BLAS bytes/s (1e9) per class, double precision */
     double cpu_gflops[TS_NCLASS];  /* CPU BLAS flop/s (1e9) per class, double precision */
-    double h2d_pageable_gbs, d2h_pageable_gbs;
-    double h2d_pinned_gbs, d2h_pinned_gbs;
+    double h2d_pinned_gbs, d2h_pinned_gbs;   /* DMA from and to page-locked memory */
+    double h2d_staged_gbs, d2h_staged_gbs;   /* pageable memory through the staging pipeline */
+    double host_copy_gbs;          /* pageable <-> pinned copy by the packing threads */
     double gpu_mem_gbs;            /* device memory, read + write */
     double gpu_gflops[TS_NPREC];
     double gpu_overhead_s;         /* launch, synchronisation and bookkeeping per call */
@@ -18,7 +21,7 @@ typedef struct {
 
 extern const ts_profile ts_profile_defaults;
 
-/* The profile in force: TSSHIM_PROFILE's, else the defaults. */
+/* The profile in force (profile.c): the calibration file, else the defaults. */
 const ts_profile *ts_profile_get(void);
 
 /* Real floating-point operations of the call (8 per complex multiply-add). */

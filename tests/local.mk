@@ -20,3 +20,4 @@ EXTRA_DIST += tests/tap-functions.sh tests/exports.sh tests/xerbla.sh tests/sile
 
 include $(srcdir)/tests/differential.mk
 include $(srcdir)/tests/robustness.mk
+include $(srcdir)/tests/datapath.mk

@@ -7,3 +7,4 @@ tools_tsshim_tune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels -I$(top_srcd
 tools_tsshim_tune_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
 tools_tsshim_tune_LDFLAGS = $(CUDA_LDFLAGS)
 endif
+include $(srcdir)/tools/calibrate.mk

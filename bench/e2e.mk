@@ -1,0 +1,11 @@
+# End-to-end benchmark of issue 4 (bench/run-e2e.sh runs it with and without
+# the shim; bench/run-datapath-gpu.sh runs tests, calibration and benchmark
+# on the GPU host).  The rpath to the CUDA libraries lets bench_e2e dlopen
+# libcudart/libcublas for its device and managed shapes without linking them.
+noinst_PROGRAMS += bench/bench_e2e
+bench_bench_e2e_SOURCES = bench/bench_e2e.c
+bench_bench_e2e_LDADD = $(BLAS_LIBS)
+if HAVE_CUDA
+bench_bench_e2e_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+endif
+EXTRA_DIST += bench/run-e2e.sh bench/run-datapath-gpu.sh

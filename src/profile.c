@@ -1,0 +1,136 @@
+#define _GNU_SOURCE
+#include "profile.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "configuration.h"
+#include "log.h"
+
+typedef struct {
+    const char *name;
+    size_t offset; /* of a double in ts_profile */
+} profile_key;
+
+#define KEY(name, field) { name, offsetof(ts_profile, field) }
+#define CLASS_KEYS(what)                                                                      \
+    KEY(#what ".tsm2", what[TS_CLASS_TSM2]), KEY(#what ".ism2", what[TS_CLASS_ISM2]),          \
+    KEY(#what ".tsmttsm", what[TS_CLASS_TSMTTSM]), KEY(#what ".rankk", what[TS_CLASS_RANKK]), \
+    KEY(#what ".regular", what[TS_CLASS_REGULAR])
+
+static const profile_key keys[] = {
+    CLASS_KEYS(cpu_gbs),
+    CLASS_KEYS(cpu_gflops),
+    KEY("h2d_pinned_gbs", h2d_pinned_gbs),
+    KEY("d2h_pinned_gbs", d2h_pinned_gbs),
+    KEY("h2d_staged_gbs", h2d_staged_gbs),
+    KEY("d2h_staged_gbs", d2h_staged_gbs),
+    KEY("host_copy_gbs", host_copy_gbs),
+    KEY("gpu_mem_gbs", gpu_mem_gbs),
+    KEY("gpu_gflops.s", gpu_gflops[TS_S]),
+    KEY("gpu_gflops.d", gpu_gflops[TS_D]),
+    KEY("gpu_gflops.c", gpu_gflops[TS_C]),
+    KEY("gpu_gflops.z", gpu_gflops[TS_Z]),
+    KEY("gpu_overhead_s", gpu_overhead_s),
+};
+
+static double *field(ts_profile *p, const profile_key *k) { return (double *)((char *)p + k->offset); }
+
+int ts_profile_path(const char *configured, char *out, size_t size)
+{
+    int n;
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (configured && configured[0])
+        n = snprintf(out, size, "%s", configured);
+    else if (xdg && xdg[0] == '/') /* the XDG spec ignores relative paths */
+        n = snprintf(out, size, "%s/tsshim/profile", xdg);
+    else if (home && home[0])
+        n = snprintf(out, size, "%s/.cache/tsshim/profile", home);
+    else
+        return -1;
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+static const profile_key *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(keys[i].name, name))
+            return &keys[i];
+    return NULL;
+}
+
+int ts_profile_read(const char *path, ts_profile *p)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int set = 0;
+    while (fgets(line, sizeof line, f)) {
+        char name[64], rest[2];
+        double v;
+        /* Exactly a name and a number: anything else on the line spoils it. */
+        if (sscanf(line, " %63s %lf %1s", name, &v, rest) != 2 || name[0] == '#')
+            continue;
+        const profile_key *k = find(name);
+        if (k && v > 0 && v < 1e300) {
+            *field(p, k) = v;
+            set++;
+        }
+    }
+    fclose(f);
+    return set;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parents(const char *path)
+{
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+        return -1;
+    for (char *s = dir + 1; (s = strchr(s, '/')); s++) {
+        *s = 0;
+        if (mkdir(dir, 0755) && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return 0;
+}
+
+int ts_profile_write(const char *path, const ts_profile *p)
+{
+    if (make_parents(path))
+        return -1;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# tsshim machine profile (tsshim-calibrate); rates in 1e9/s, times in s\n");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        fprintf(f, "%s %.17g\n", keys[i].name, *(const double *)((const char *)p + keys[i].offset));
+    return fclose(f) ? -1 : 0;
+}
+
+static ts_profile loaded;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void)
+{
+    const ts_config *cfg = ts_config_get();
+    char path[4096];
+    loaded = ts_profile_defaults;
+    if (ts_profile_path(cfg->profile_path, path, sizeof path))
+        return;
+    /* Only a file the user named is worth a warning: the cache one is optional. */
+    if (ts_profile_read(path, &loaded) < 0 && cfg->profile_path[0])
+        ts_log(1, "cannot read TSSHIM_PROFILE=%s (%s); built-in figures apply", path, strerror(errno));
+}
+
+const ts_profile *ts_profile_get(void)
+{
+    pthread_once(&load_once, load);
+    return &loaded;
+}

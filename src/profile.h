@@ -1,0 +1,24 @@
+/* The machine profile of the cost model as a text file, one `key value`
+ * per line ('#' starts a comment), written by tsshim-calibrate.  Where it
+ * lives: TSSHIM_PROFILE, else $XDG_CACHE_HOME/tsshim/profile, else
+ * ~/.cache/tsshim/profile.  Keys the file lacks keep their built-in
+ * defaults; a missing or unreadable file is not an error. */
+#ifndef TS_PROFILE_H
+#define TS_PROFILE_H
+
+#include <stddef.h>
+#include "cost_model.h"
+
+/* The profile file's path: `configured` when not empty, else the cache
+ * location from the environment; -1 when there is none (no HOME). */
+int ts_profile_path(const char *configured, char *out, size_t size);
+
+/* Overwrites the values of p that the file sets; returns how many it set,
+ * or -1 when the file cannot be read.  Lines that are not a known key with
+ * a positive number are skipped. */
+int ts_profile_read(const char *path, ts_profile *p);
+
+/* Writes every key; creates the file's directory if needed.  0 or -1. */
+int ts_profile_write(const char *path, const ts_profile *p);
+
+#endif

@@ -1,0 +1,183 @@
+#include "slicing.h"
+
+static int reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
+
+int ts_operand_moves(const ts_call *c, int op)
+{
+    static const int is_ab[TS_NOP] = { 1, 1, 0 };
+    if (is_ab[op] && !reads_ab(c))
+        return 0;
+    ts_residency r = op == TS_OP_A ? c->res_a : op == TS_OP_B ? c->res_b : c->res_c;
+    switch (r) {
+    case TS_MEM_HOST:
+    case TS_MEM_PINNED: return 1;
+    case TS_MEM_MANAGED: return op == TS_OP_C;
+    default: return 0;
+    }
+}
+
+static ts_slice_dim slice_dim(const ts_call *c)
+{
+    if (!reads_ab(c))
+        return TS_SLICE_N;
+    switch (c->cls) {
+    case TS_CLASS_TSMTTSM: return TS_SLICE_K;
+    case TS_CLASS_TSM2:
+    case TS_CLASS_ISM2: return c->mirror ? TS_SLICE_N : TS_SLICE_M;
+    default: return TS_SLICE_N;
+    }
+}
+
+static ts_region region(int64_t row, int64_t col, int64_t rows, int64_t cols, int64_t ld)
+{
+    return (ts_region){ row, col, rows, cols, ld };
+}
+
+/* Region of op(A) rows [r0, r0 + rows) and columns [c0, c0 + cols), as
+ * stored: transposed when op is a transpose. */
+static ts_region op_region(char trans, int64_t r0, int64_t c0, int64_t rows, int64_t cols, int64_t ld)
+{
+    return trans == 'N' ? region(r0, c0, rows, cols, ld) : region(c0, r0, cols, rows, ld);
+}
+
+/* The regions of the sub-call covering [s0, s0 + len) of the sliced dimension. */
+static void regions(const ts_call *c, ts_slice_dim dim, int64_t s0, int64_t len, ts_region r[TS_NOP])
+{
+    int64_t m0 = 0, n0 = 0, k0 = 0, m = c->m, n = c->n, k = c->k;
+    if (dim == TS_SLICE_M)
+        m0 = s0, m = len;
+    else if (dim == TS_SLICE_N)
+        n0 = s0, n = len;
+    else
+        k0 = s0, k = len;
+    if (reads_ab(c)) {
+        r[TS_OP_A] = op_region(c->transa, m0, k0, m, k, c->lda);
+        r[TS_OP_B] = op_region(c->transb, k0, n0, k, n, c->ldb);
+    } else {
+        r[TS_OP_A] = region(0, 0, 0, 0, c->lda);
+        r[TS_OP_B] = region(0, 0, 0, 0, c->ldb);
+    }
+    r[TS_OP_C] = region(m0, n0, m, n, c->ldc);
+}
+
+static int64_t dim_extent(const ts_call *c, ts_slice_dim dim)
+{
+    return dim == TS_SLICE_M ? c->m : dim == TS_SLICE_N ? c->n : c->k;
+}
+
+void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes)
+{
+    int64_t es = (int64_t)ts_elem_size(c->prec);
+    p->dim = slice_dim(c);
+    p->extent = dim_extent(c, p->dim);
+    p->reads_c = !c->beta_zero;
+
+    /* Elements of each operand per unit of the sliced dimension: a region
+     * one unit wide tells which operands are cut and by how much. */
+    ts_region unit[TS_NOP], whole[TS_NOP];
+    regions(c, p->dim, 0, 1, unit);
+    regions(c, p->dim, 0, p->extent, whole);
+    int64_t in_unit = 0, out_unit = 0;
+    for (int op = 0; op < TS_NOP; op++) {
+        p->moves[op] = ts_operand_moves(c, op);
+        p->sliced[op] = ts_region_elems(&whole[op]) > 0 && ts_region_elems(&unit[op]) < ts_region_elems(&whole[op]);
+        if (!p->moves[op] || !p->sliced[op])
+            continue;
+        if (op != TS_OP_C || p->reads_c)
+            in_unit += ts_region_elems(&unit[op]) * es;
+        if (op == TS_OP_C)
+            out_unit += ts_region_elems(&unit[op]) * es;
+    }
+    int64_t per_unit = in_unit > out_unit ? in_unit : out_unit;
+    int64_t step = per_unit > 0 ? slice_bytes / per_unit : p->extent;
+    if (step < 1)
+        step = 1;
+    if (step > p->extent)
+        step = p->extent;
+    p->step = step;
+    p->count = step > 0 ? (p->extent + step - 1) / step : 0;
+
+    ts_region widest[TS_NOP];
+    regions(c, p->dim, 0, step, widest);
+    for (int op = 0; op < TS_NOP; op++)
+        p->max_elems[op] = ts_region_elems(p->sliced[op] ? &widest[op] : &whole[op]);
+}
+
+/* The sub-call covering [s0, s0 + len) of the sliced dimension. */
+static void span(const ts_slice_plan *p, const ts_call *c, int64_t s0, int64_t len, int first, int last,
+                 ts_slice *s)
+{
+    s->index = p->step > 0 ? s0 / p->step : 0;
+    s->m0 = s->n0 = s->k0 = 0;
+    s->m = c->m;
+    s->n = c->n;
+    s->k = c->k;
+    if (p->dim == TS_SLICE_M)
+        s->m0 = s0, s->m = len;
+    else if (p->dim == TS_SLICE_N)
+        s->n0 = s0, s->n = len;
+    else
+        s->k0 = s0, s->k = len;
+    regions(c, p->dim, s0, len, s->r);
+    for (int op = 0; op < TS_NOP; op++) {
+        /* A resident operand is loaded with the first slice and kept. */
+        s->load[op] = p->moves[op] && ts_region_elems(&s->r[op]) > 0 && (p->sliced[op] || first);
+    }
+    s->load[TS_OP_C] = s->load[TS_OP_C] && p->reads_c;
+    s->store_c = p->moves[TS_OP_C] && ts_region_elems(&s->r[TS_OP_C]) > 0 && (p->sliced[TS_OP_C] || last);
+    s->first_k = p->dim != TS_SLICE_K || first;
+}
+
+void ts_slice_get(const ts_slice_plan *p, const ts_call *c, int64_t i, ts_slice *s)
+{
+    int64_t s0 = i * p->step;
+    int64_t len = p->extent - s0 < p->step ? p->extent - s0 : p->step;
+    span(p, c, s0, len, i == 0, i == p->count - 1, s);
+}
+
+void ts_slice_rest(const ts_slice_plan *p, const ts_call *c, int64_t i, ts_slice *s)
+{
+    span(p, c, i * p->step, p->extent - i * p->step, i == 0, 1, s);
+}
+
+/* Columns per piece when a whole column fits, else 0. */
+static int64_t cols_per_piece(const ts_region *r, size_t elem, size_t piece_bytes)
+{
+    size_t column = (size_t)r->rows * elem;
+    return column > 0 && column <= piece_bytes ? (int64_t)(piece_bytes / column) : 0;
+}
+
+static int64_t rows_per_piece(size_t elem, size_t piece_bytes)
+{
+    int64_t rows = (int64_t)(piece_bytes / elem);
+    return rows > 0 ? rows : 1;
+}
+
+int64_t ts_region_npieces(const ts_region *r, size_t elem, size_t piece_bytes)
+{
+    if (ts_region_elems(r) == 0)
+        return 0;
+    int64_t cpp = cols_per_piece(r, elem, piece_bytes);
+    if (cpp)
+        return (r->cols + cpp - 1) / cpp;
+    int64_t rpp = rows_per_piece(elem, piece_bytes);
+    return r->cols * ((r->rows + rpp - 1) / rpp);
+}
+
+ts_region ts_region_piece(const ts_region *r, size_t elem, size_t piece_bytes, int64_t i)
+{
+    ts_region p = *r;
+    int64_t cpp = cols_per_piece(r, elem, piece_bytes);
+    if (cpp) {
+        p.col = r->col + i * cpp;
+        p.cols = r->col + r->cols - p.col < cpp ? r->col + r->cols - p.col : cpp;
+        return p;
+    }
+    int64_t rpp = rows_per_piece(elem, piece_bytes);
+    int64_t per_col = (r->rows + rpp - 1) / rpp;
+    p.col = r->col + i / per_col;
+    p.cols = 1;
+    p.row = r->row + (i % per_col) * rpp;
+    p.rows = r->row + r->rows - p.row < rpp ? r->row + r->rows - p.row : rpp;
+    return p;
+}

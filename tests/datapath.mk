@@ -1,0 +1,20 @@
+# The residency-aware data path (issue 4): slicing and profile unit tests
+# everywhere; with CUDA, operands in every kind of memory through the shim
+# (skipped without a device).
+check_PROGRAMS += tests/test_slicing tests/test_profile
+tests_test_slicing_SOURCES = tests/test_slicing.c tests/tap.h
+tests_test_slicing_LDADD = src/libtscore.la
+tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h
+tests_test_profile_LDADD = src/libtscore.la -lm
+TESTS += tests/test_slicing tests/test_profile
+EXTRA_DIST += tests/residency_gpu.sh
+
+if HAVE_CUDA
+check_PROGRAMS += tests/residency_gpu
+tests_residency_gpu_SOURCES = tests/residency_gpu.c tests/gpu_present.c tests/gpu_present.h \
+	tests/ref_blas.c tests/ref_blas.h tests/tap.h
+tests_residency_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_residency_gpu_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+tests_residency_gpu_LDADD = $(BLAS_LIBS) -lcudart -lm
+TESTS += tests/residency_gpu.sh
+endif
