@@ -8,5 +8,5 @@ bench_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPP
 bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
 bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
-EXTRA_DIST += bench/run-kernels-gpu.sh
+EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
 include $(srcdir)/bench/e2e.mk
