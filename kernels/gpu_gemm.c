@@ -7,7 +7,7 @@
 
 #include "gpu_cublas.h"
 #include "gpu_pipeline.h"
-#include "scale_matrix.h"
+#include "c_update.h"
 
 static double now(void)
 {
@@ -26,6 +26,30 @@ cudaError_t ts_gpu_fault(const ts_config *cfg, const char *stage)
     (void)stage;
 #endif
     return cudaSuccess;
+}
+
+/* Complex C += alpha op(A) op(B): cuBLAS would multiply C by beta = (1, 0),
+ * turning Inf into NaN where the CPU BLAS only adds; so the product goes to
+ * a scratch matrix that is then added to C. */
+static cudaError_t cublas_accumulate(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx)
+{
+    static const double zero[2] = { 0, 0 };
+    ts_call product = *c;
+    tsk_operands scratch = *ops;
+    product.beta = zero;
+    product.beta_zero = 1;
+    product.beta_one = 0;
+    scratch.ldc = c->m;
+    cudaError_t err = cudaMallocFromPoolAsync(&scratch.c, (size_t)(c->m * c->n) * ts_elem_size(c->prec), ctx->pool,
+                                              ctx->stream);
+    if (err)
+        return err;
+    if (ts_cublas_gemm(ctx->cublas, &product, &scratch) != CUBLAS_STATUS_SUCCESS)
+        err = cudaErrorUnknown;
+    if (!err)
+        err = ts_add_matrix(c, scratch.c, scratch.ldc, ops->c, ops->ldc, ctx->stream);
+    cudaError_t freed = cudaFreeAsync(scratch.c, ctx->stream);
+    return err ? err : freed;
 }
 
 cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx, const ts_config *cfg,
@@ -48,6 +72,8 @@ cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_con
         return e ? e : cudaErrorLaunchFailure;
     }
     *path = "cublas";
+    if (ts_prec_is_complex(c->prec) && c->beta_one)
+        return cublas_accumulate(c, ops, ctx);
     return ts_cublas_gemm(ctx->cublas, c, ops) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 

@@ -12,7 +12,7 @@ libtsshim_cuda_la_SOURCES = \
 	kernels/gpu_staging.c kernels/gpu_staging.h \
 	kernels/gpu_copy_pool.c kernels/gpu_copy_pool.h \
 	src/slicing.c src/slicing.h \
-	kernels/scale_matrix.cu kernels/scale_matrix.h
+	kernels/c_update.cu kernels/c_update.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++

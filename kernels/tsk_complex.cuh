@@ -76,6 +76,7 @@ template <typename T> struct tsk_scalars {
     T alpha, beta;
     int alpha_zero; /* alpha = 0: neither A nor B may be read */
     int beta_zero;  /* beta = 0: C is written, never read (NaN in C must not leak) */
+    int beta_one;   /* beta = 1: C is added, not multiplied ((1,0) x Inf would make a NaN) */
 };
 
 template <typename T> static inline bool tsk_host_is_zero(const T *v);
@@ -91,6 +92,7 @@ template <typename T> static inline tsk_scalars<T> tsk_scalars_of(const ts_call 
     s.beta = *(const T *)call->beta;
     s.alpha_zero = tsk_host_is_zero<T>(&s.alpha);
     s.beta_zero = tsk_host_is_zero<T>(&s.beta);
+    s.beta_one = call->beta_one;
     return s;
 }
 
@@ -98,7 +100,9 @@ template <typename T> static inline tsk_scalars<T> tsk_scalars_of(const ts_call 
 template <typename T>
 __device__ __forceinline__ void tsk_update(T *c, T acc, const tsk_scalars<T> &s)
 {
-    *c = s.beta_zero ? tsk_mul(s.alpha, acc) : tsk_fma(s.alpha, acc, tsk_mul(s.beta, *c));
+    *c = s.beta_zero  ? tsk_mul(s.alpha, acc)
+         : s.beta_one ? tsk_add(tsk_mul(s.alpha, acc), *c)
+                      : tsk_fma(s.alpha, acc, tsk_mul(s.beta, *c));
 }
 
 /* C = beta C over an m x n matrix: the whole GEMM when alpha = 0, where

@@ -8,6 +8,7 @@
 #include "cost_model.h"
 #include "cpu_blas.h"
 #include "gpu_backend.h"
+#include "host_scale.h"
 #include "log.h"
 #include "policy.h"
 #include "stats.h"
@@ -98,6 +99,8 @@ void ts_gemm(ts_call *c)
             ts_policy_decide(c, cfg, ts_profile_get());
             if (c->decision == TS_RUN_GPU)
                 fell_back = run_on_gpu(c, cfg);
+            else if (c->alpha_zero || c->k == 0)
+                ts_host_scale(c);
             else
                 ts_forward(c);
         }

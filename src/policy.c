@@ -16,13 +16,13 @@ void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)
     /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
     if (ts_call_on_device(c))
         return decide(c, TS_RUN_GPU, "device operands");
+    /* C = beta C reads nothing else: never worth a transfer. */
+    if (c->alpha_zero || c->k == 0)
+        return decide(c, TS_RUN_CPU, "scaling only");
     if (cfg->mode == TS_MODE_CPU)
         return decide(c, TS_RUN_CPU, "mode cpu");
     if (cfg->disabled[c->prec])
         return decide(c, TS_RUN_CPU, "routine disabled");
-    /* C = beta C reads nothing else: never worth a transfer. */
-    if (c->alpha_zero || c->k == 0)
-        return decide(c, TS_RUN_CPU, "scaling only");
     if (cfg->mode == TS_MODE_GPU)
         return decide(c, TS_RUN_GPU, "mode gpu");
     if (ts_call_flops(c) < cfg->min_flops)

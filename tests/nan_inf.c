@@ -124,7 +124,9 @@ static void run_case(ts_prec p, const shape *s, int where, const double alpha[2]
     int mismatch = 0, broken = 0;
     for (size_t e = 0; e < (size_t)s->m * (size_t)s->n; e++) {
         fp_class got = classify(p, c.test, e), want = classify(p, c.ref, e);
-        if (got != want && !mismatch++)
+        /* Where the BLAS rule decides (alpha = 0, beta = 0), the rule is the
+         * reference: some OpenBLAS builds break it (checked below). */
+        if (reachable && got != want && !mismatch++)
             snprintf(out->first, sizeof out->first, "%s: C(%zu,%zu) is %s, OpenBLAS %s", what, e % (size_t)s->m,
                      e / (size_t)s->m, class_names[got], class_names[want]);
         if (!reachable && got != FINITE && !broken++)

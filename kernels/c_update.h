@@ -1,0 +1,27 @@
+/* Updates of C on the device that are not a GEMM. */
+#ifndef TS_C_UPDATE_H
+#define TS_C_UPDATE_H
+
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+#include "ts_call.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* C = beta C (BLAS's alpha = 0 or k = 0 case) over the call's m x n C,
+ * stored on the device at c with leading dimension ldc: beta = 0 writes
+ * zeros without reading C. */
+cudaError_t ts_scale_matrix(const ts_call *call, void *c, int64_t ldc, cudaStream_t stream);
+
+/* C += X over the call's m x n C, elementwise, so Inf stays Inf (a complex
+ * multiply by beta = (1, 0) would turn it into NaN). */
+cudaError_t ts_add_matrix(const ts_call *call, const void *x, int64_t ldx, void *c, int64_t ldc,
+                          cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
