@@ -1,5 +1,7 @@
 #include "c_update.h"
 
+#include <string.h>
+
 #include <cuComplex.h>
 
 namespace {
@@ -24,8 +26,10 @@ template <typename T>
 cudaError_t launch(const ts_call *call, void *c, int64_t ldc, cudaStream_t stream)
 {
     const int64_t blocks = (call->m * call->n + 255) / 256;
+    T beta; /* copied: the caller's complex scalar may be only 8-byte aligned */
+    memcpy(&beta, call->beta, sizeof beta);
     scale<T><<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
-        call->m, call->n, *static_cast<const T *>(call->beta), call->beta_zero, static_cast<T *>(c), ldc);
+        call->m, call->n, beta, call->beta_zero, static_cast<T *>(c), ldc);
     return cudaGetLastError();
 }
 

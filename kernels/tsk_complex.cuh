@@ -6,6 +6,7 @@
 #define TSK_COMPLEX_CUH
 
 #include <stdint.h>
+#include <string.h>
 #include <cuda_runtime.h>
 #include "ts_call.h"
 
@@ -88,8 +89,10 @@ template <> inline bool tsk_host_is_zero<double2>(const double2 *v) { return v->
 template <typename T> static inline tsk_scalars<T> tsk_scalars_of(const ts_call *call)
 {
     tsk_scalars<T> s;
-    s.alpha = *(const T *)call->alpha;
-    s.beta = *(const T *)call->beta;
+    /* The caller's scalars need only the alignment of their real parts:
+     * copy them, a double2 load would fault on an 8-byte-aligned one. */
+    memcpy(&s.alpha, call->alpha, sizeof s.alpha);
+    memcpy(&s.beta, call->beta, sizeof s.beta);
     s.alpha_zero = tsk_host_is_zero<T>(&s.alpha);
     s.beta_zero = tsk_host_is_zero<T>(&s.beta);
     s.beta_one = call->beta_one;

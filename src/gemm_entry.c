@@ -91,8 +91,9 @@ void ts_gemm(ts_call *c)
     } else {
         ts_scalar_flags(c);
         if (ts_quick_return(c)) {
+            /* Nothing to do, as in the reference BLAS; not forwarded, since
+             * some CPU BLAS builds still read A and B then. */
             c->reason = "quick return";
-            ts_forward(c);
         } else {
             ts_classify(c, cfg->min_long, cfg->max_skinny);
             ts_gpu_residency(c);
