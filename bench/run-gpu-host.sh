@@ -38,7 +38,7 @@ check)
   cp test-suite.log "$log/test-suite.log"
   for f in tests/*.log tests/netlib/*.log; do cp "$f" "$log/" 2>/dev/null; done
   (cd "$work/fault" && timeout 120 make check TESTS=tests/faults.sh >"$log/faults-check.txt" 2>&1;
-   echo "fault-injection build, tests/faults.sh: exit $?"; cp tests/faults.sh.log "$log/faults-injection.log")
+   echo "fault-injection build, tests/faults.sh: exit $?"; cp tests/faults.log "$log/faults-injection.log")
   for mode in auto gpu; do
     TSSHIM_MODE=$mode TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout 120 \
       sh "$work/src/examples/run-demo.sh" "$carry"/demo/subspace_s "$carry"/demo/subspace_d "$carry"/demo/subspace_z \
