@@ -55,6 +55,18 @@ int main(void)
     ts_policy_decide(&tsm2, &cfg, prof);
     tap_ok(tsm2.decision == TS_RUN_CPU && tsm2.cls == TS_CLASS_TSM2, "auto: TSM2 D n=2 on host data stays on the CPU");
 
+    /* Width 64 on host data: the H100 end-to-end benchmark measured the GPU
+     * path 1.3x (TSM2) and 1.2x (ISM2) slower than OpenBLAS. */
+    ts_call wide = call(TS_D, 20480, 64, 20480, one, zero);
+    ts_policy_decide(&wide, &cfg, prof);
+    tap_ok(wide.decision == TS_RUN_CPU, "auto: TSM2 D n=64 on host data stays on the CPU (cpu %.3gs, gpu %.3gs)",
+           wide.predicted_cpu_s, wide.predicted_gpu_s);
+    wide = call(TS_D, 1 << 22, 64, 64, one, zero);
+    ts_policy_decide(&wide, &cfg, prof);
+    tap_ok(wide.decision == TS_RUN_CPU && wide.cls == TS_CLASS_ISM2,
+           "auto: ISM2 D k=n=64 on host data stays on the CPU (cpu %.3gs, gpu %.3gs)", wide.predicted_cpu_s,
+           wide.predicted_gpu_s);
+
     ts_call square = call(TS_D, 4096, 4096, 4096, one, zero);
     ts_policy_decide(&square, &cfg, prof);
     tap_ok(square.decision == TS_RUN_GPU, "auto: square D 4096 goes to the GPU (cpu %.3gs, gpu %.3gs)",
@@ -69,6 +81,9 @@ int main(void)
 
     ts_policy_decide(&square, &cfg, prof);
     tap_ok(square.decision == TS_RUN_CPU && !strcmp(square.reason, "mode cpu"), "cpu mode keeps host calls on the CPU");
+    ts_call scaled = call(TS_D, 50, 50, 50, zero, two);
+    ts_policy_decide(&scaled, &cfg, prof);
+    tap_ok(!strcmp(scaled.reason, "scaling only"), "cpu mode: alpha = 0 is scaling only (the shim computes C = beta C)");
 
     cfg.mode = TS_MODE_GPU;
     ts_policy_decide(&tiny, &cfg, prof);
