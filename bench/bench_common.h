@@ -25,16 +25,7 @@ static const float bc_onef[2] = { 1.0f, 0.0f }, bc_zerof[2] = { 0.0f, 0.0f };
 static void bc_call(ts_call *c, ts_class cls, ts_prec p, char ta, char tb, int64_t m, int64_t n, int64_t k)
 {
     int single = p == TS_S || p == TS_C;
-    memset(c, 0, sizeof *c);
-    c->prec = p;
-    c->transa = ta;
-    c->transb = tb;
-    c->m = m;
-    c->n = n;
-    c->k = k;
-    c->lda = ts_rows_a(c);
-    c->ldb = ts_rows_b(c);
-    c->ldc = m;
+    ts_call_shape(c, p, ta, tb, m, n, k);
     c->alpha = single ? (const void *)bc_onef : (const void *)bc_one;
     c->beta = single ? (const void *)bc_zerof : (const void *)bc_zero;
     c->cls = cls;

@@ -72,13 +72,7 @@ static ts_call make_call(ts_prec p, char ta, char tb, int64_t m, int64_t n, int6
                          const double *alpha, const double *beta, double scal[8])
 {
     ts_call c;
-    memset(&c, 0, sizeof c);
-    c.prec = p;
-    c.transa = ta;
-    c.transb = tb;
-    c.m = m;
-    c.n = n;
-    c.k = k;
+    ts_call_shape(&c, p, ta, tb, m, n, k);
     c.cls = TS_CLASS_TSMTTSM;
     c.width = std::max(m, n);
     for (int r = 0; r < 2; ++r) {

@@ -92,4 +92,16 @@ static inline int64_t ts_cols_a(const ts_call *c) { return c->transa == 'N' ? c-
 static inline int64_t ts_rows_b(const ts_call *c) { return c->transb == 'N' ? c->k : c->n; }
 static inline int64_t ts_cols_b(const ts_call *c) { return c->transb == 'N' ? c->n : c->k; }
 
+static inline int64_t ts_max1(int64_t x) { return x > 1 ? x : 1; }
+
+/* A descriptor of shape only (for tests, benchmarks and the tuner): the
+ * smallest valid leading dimensions, no operands, no scalars. */
+static inline void ts_call_shape(ts_call *c, ts_prec p, char transa, char transb, int64_t m, int64_t n, int64_t k)
+{
+    *c = (ts_call){ .prec = p, .transa = transa, .transb = transb, .m = m, .n = n, .k = k, .device = -1 };
+    c->lda = ts_max1(ts_rows_a(c));
+    c->ldb = ts_max1(ts_rows_b(c));
+    c->ldc = ts_max1(m);
+}
+
 #endif

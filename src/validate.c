@@ -4,8 +4,6 @@ static char upper(char t) { return (t >= 'a' && t <= 'z') ? (char)(t - 'a' + 'A'
 
 static int valid_trans(char t) { return t == 'N' || t == 'T' || t == 'C'; }
 
-static int64_t max1(int64_t x) { return x > 1 ? x : 1; }
-
 int ts_validate(ts_call *c)
 {
     char ta = upper(c->transa), tb = upper(c->transb);
@@ -21,11 +19,11 @@ int ts_validate(ts_call *c)
         return 5;
     c->transa = ta;
     c->transb = tb;
-    if (c->lda < max1(ts_rows_a(c)))
+    if (c->lda < ts_max1(ts_rows_a(c)))
         return 8;
-    if (c->ldb < max1(ts_rows_b(c)))
+    if (c->ldb < ts_max1(ts_rows_b(c)))
         return 10;
-    if (c->ldc < max1(c->m))
+    if (c->ldc < ts_max1(c->m))
         return 13;
     return 0;
 }

@@ -8,16 +8,7 @@
 static ts_call shape(char ta, char tb, int64_t m, int64_t n, int64_t k)
 {
     ts_call c;
-    memset(&c, 0, sizeof c);
-    c.prec = TS_D;
-    c.transa = ta;
-    c.transb = tb;
-    c.m = m;
-    c.n = n;
-    c.k = k;
-    c.lda = ta == 'N' || ta == 'n' ? (m > 1 ? m : 1) : (k > 1 ? k : 1);
-    c.ldb = tb == 'N' || tb == 'n' ? (k > 1 ? k : 1) : (n > 1 ? n : 1);
-    c.ldc = m > 1 ? m : 1;
+    ts_call_shape(&c, TS_D, ta, tb, m, n, k);
     return c;
 }
 

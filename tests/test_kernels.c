@@ -78,13 +78,7 @@ static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, cha
 {
     size_t e = ts_elem_size(p);
     ts_call call;
-    memset(&call, 0, sizeof call);
-    call.prec = p;
-    call.transa = ta;
-    call.transb = tb;
-    call.m = m;
-    call.n = n;
-    call.k = k;
+    ts_call_shape(&call, p, ta, tb, m, n, k);
     call.lda = ts_rows_a(&call) + 3;
     call.ldb = ts_rows_b(&call) + 2;
     call.ldc = m + 2;

@@ -17,16 +17,9 @@ static const char *no_env(const char *name)
 static ts_call call(ts_prec p, int64_t m, int64_t n, int64_t k, const void *alpha, const void *beta)
 {
     ts_call c;
-    memset(&c, 0, sizeof c);
-    c.prec = p;
-    c.transa = 'N';
-    c.transb = 'N';
-    c.m = m;
-    c.n = n;
-    c.k = k;
+    ts_call_shape(&c, p, 'N', 'N', m, n, k);
     c.alpha = alpha;
     c.beta = beta;
-    c.device = -1;
     ts_scalar_flags(&c);
     ts_classify(&c, 2048, 64);
     return c;
