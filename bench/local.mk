@@ -9,4 +9,10 @@ bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
 bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
+
+# bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
+# CPU BLAS alone (issue 4); `bench/bench_forward .libs/libtsshim.so` runs both.
+noinst_PROGRAMS += bench/bench_forward
+bench_bench_forward_SOURCES = bench/bench_forward.c
+bench_bench_forward_LDADD = $(BLAS_LIBS)
 include $(srcdir)/bench/e2e.mk
