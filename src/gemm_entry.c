@@ -23,7 +23,6 @@ void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const ch
                           const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
                           size_t transa_len, size_t transb_len)
 {
-    memset(c, 0, sizeof *c);
     c->prec = prec;
     c->transa = *transa;
     c->transb = *transb;
@@ -39,6 +38,21 @@ void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const ch
     c->b = b;
     c->c = cmat;
     c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
+    /* What the stages add, field by field: compilers clear a whole
+     * descriptor with rep stos, which cost more than the rest of a forwarded
+     * call. */
+    c->cls = TS_CLASS_NONE;
+    c->mirror = 0;
+    c->width = 0;
+    c->alpha_zero = c->beta_zero = c->beta_one = 0;
+    c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
+    c->device = -1;
+    c->decision = TS_RUN_CPU;
+    c->reason = NULL;
+    c->predicted_cpu_s = c->predicted_gpu_s = 0.0;
+    c->gpu_path = NULL;
+    c->bytes_h2d = c->bytes_d2h = 0;
+    c->gpu_seconds = 0.0;
 }
 
 /* One warning per process at level 1; later ones at level 2. */
@@ -74,6 +88,25 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
     return 1;
 }
 
+/* Decides where a valid call that does more than return at once runs.
+ * Without the CUDA driver in the process every operand is host memory, and
+ * most calls stay on the CPU for reasons known before any cost is modelled:
+ * they skip the residency probe and the cost model. */
+static void route(ts_call *c, const ts_config *cfg)
+{
+    ts_classify(c, cfg->min_long, cfg->max_skinny);
+    const char *cpu = ts_gpu_cuda_loaded() ? NULL : ts_policy_host_cpu(c, cfg);
+    if (cpu) {
+        c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
+        c->device = -1;
+        c->decision = TS_RUN_CPU;
+        c->reason = cpu;
+        return;
+    }
+    ts_gpu_residency(c);
+    ts_policy_decide(c, cfg, ts_profile_get());
+}
+
 void ts_gemm(ts_call *c)
 {
     if (in_shim) {
@@ -95,9 +128,7 @@ void ts_gemm(ts_call *c)
              * some CPU BLAS builds still read A and B then. */
             c->reason = "quick return";
         } else {
-            ts_classify(c, cfg->min_long, cfg->max_skinny);
-            ts_gpu_residency(c);
-            ts_policy_decide(c, cfg, ts_profile_get());
+            route(c, cfg);
             if (c->decision == TS_RUN_GPU)
                 fell_back = run_on_gpu(c, cfg);
             else if (c->alpha_zero || c->k == 0)

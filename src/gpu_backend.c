@@ -79,15 +79,62 @@ static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)
     return info->dlpi_name && strstr(info->dlpi_name, "libcuda.so") != NULL;
 }
 
-/* Device pointers can only exist once the CUDA driver is in the process.
- * Asking the dynamic loader by name would cost tens of microseconds per
- * call; the walk runs only when the set of loaded objects changed. */
-static int cuda_loaded(void)
+static atomic_int cuda_seen;
+
+/* The last object of the loader's list while every loaded object was loaded
+ * at startup (none ever added by dlopen).  Startup objects are never
+ * unloaded, and dlopen appends to the list, so its l_next stays NULL until
+ * some object is added: one load, no lock. */
+static struct link_map *startup_tail;
+static pthread_once_t startup_once = PTHREAD_ONCE_INIT;
+
+/* dl_iterate_phdr callback, called once: the loader's lock is held, so the
+ * list can be walked. */
+static int find_startup_tail(struct dl_phdr_info *info, size_t size, void *data)
 {
-    static atomic_int seen;
+    (void)size;
+    (void)data;
+    unsigned long long objects = 0;
+    struct link_map *tail = NULL;
+    for (struct link_map *l = _r_debug.r_map; l; l = l->l_next, objects++)
+        tail = l;
+    if (info->dlpi_subs == 0 && info->dlpi_adds == objects)
+        startup_tail = tail;
+    return 1;
+}
+
+static void watch_startup_objects(void)
+{
+    dl_iterate_phdr(find_startup_tail, NULL);
+    if (dl_iterate_phdr(is_cuda_driver, NULL))
+        atomic_store(&cuda_seen, 1);
+}
+
+void ts_gpu_watch_init(void)
+{
+    pthread_once(&startup_once, watch_startup_objects);
+}
+
+/* Nothing was loaded after the startup objects (which had no CUDA driver,
+ * else cuda_seen is set).  Other namespaces (dlmopen) are not watched: the
+ * backend could not read their device pointers anyway. */
+static int only_startup_objects(void)
+{
+    ts_gpu_watch_init();
+    return startup_tail && !__atomic_load_n(&startup_tail->l_next, __ATOMIC_ACQUIRE);
+}
+
+/* Device pointers can only exist once the CUDA driver is in the process.
+ * Asking the dynamic loader by name costs tens of microseconds and even the
+ * loader's count takes its lock (about 30 ns): the walk runs only when the
+ * set of loaded objects changed. */
+int ts_gpu_cuda_loaded(void)
+{
     static _Atomic unsigned long long checked_adds;
-    if (atomic_load_explicit(&seen, memory_order_relaxed))
+    if (atomic_load_explicit(&cuda_seen, memory_order_relaxed))
         return 1;
+    if (only_startup_objects())
+        return 0;
     unsigned long long adds = 0;
     dl_iterate_phdr(read_adds, &adds);
     if (adds == atomic_load_explicit(&checked_adds, memory_order_relaxed))
@@ -95,7 +142,7 @@ static int cuda_loaded(void)
     int found = dl_iterate_phdr(is_cuda_driver, NULL);
     atomic_store_explicit(&checked_adds, adds, memory_order_relaxed);
     if (found)
-        atomic_store_explicit(&seen, 1, memory_order_relaxed);
+        atomic_store_explicit(&cuda_seen, 1, memory_order_relaxed);
     return found;
 }
 
@@ -103,7 +150,7 @@ void ts_gpu_residency(ts_call *c)
 {
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
-    if (!cuda_loaded())
+    if (!ts_gpu_cuda_loaded())
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)

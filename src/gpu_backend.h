@@ -32,6 +32,15 @@ const ts_gpu_ops *ts_gpu(void);
  * the process (no CUDA, no device pointers). */
 void ts_gpu_residency(ts_call *c);
 
+/* True once the CUDA driver is (or may be) in the process; until then no
+ * operand can be device memory.  Cheap: no lock while no object was loaded
+ * after startup. */
+int ts_gpu_cuda_loaded(void);
+
+/* Notes the objects loaded at startup (from the constructor, or on first
+ * use); later loads are detected against them. */
+void ts_gpu_watch_init(void);
+
 /* fork() child handler: the child may not use the parent's CUDA context. */
 void ts_gpu_after_fork(void);
 

@@ -1,6 +1,7 @@
-/* Process-level hooks.  The constructor only reads configuration: CUDA is
- * touched on the first call that could be offloaded, and every entry point
- * initialises what it needs, since other libraries' constructors may call
+/* Process-level hooks.  The constructor only reads configuration and notes
+ * the objects loaded at startup (ts_gpu_cuda_loaded): CUDA is touched on the
+ * first call that could be offloaded, and every entry point initialises what
+ * it needs, since other libraries' constructors may call
  * dgemm_ before this one ran. */
 #include <pthread.h>
 
@@ -19,6 +20,7 @@ static void after_fork_child(void)
 __attribute__((constructor)) static void ts_start(void)
 {
     ts_config_get();
+    ts_gpu_watch_init();
     pthread_atfork(NULL, NULL, after_fork_child);
     if (ts_config_rejected())
         ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());

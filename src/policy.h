@@ -9,6 +9,12 @@
 
 void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof);
 
+/* The reason a valid call whose operands are all host memory stays on the
+ * CPU whatever the cost model says (scaling only, cpu mode, a disabled
+ * routine, below TSSHIM_MIN_FLOPS in auto mode), else NULL.  Needs the scalar
+ * flags; not the class. */
+const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg);
+
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */
 int ts_call_on_device(const ts_call *c);

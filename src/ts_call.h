@@ -56,7 +56,8 @@ typedef struct ts_call {
     void *c;
     ts_fortran_args f;
 
-    /* Added by classify. */
+    /* Added by classify.  ts_call_from_fortran initialises each field
+     * from here on by name: a new one must be added there. */
     ts_class cls;
     int mirror;                 /* TSM2/ISM2 with the long side in n, not m */
     int64_t width;              /* the skinny extent the class is tuned for */

@@ -91,6 +91,32 @@ int main(void)
     ts_policy_decide(&z, &cfg, prof);
     tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "routine disabled"), "a disabled routine stays on the CPU");
 
+    /* The early decision the entry point takes without CUDA in the process
+     * must name the same reason as the full policy on host operands. */
+    ts_config auto_cfg;
+    ts_config_load(&auto_cfg, no_env, NULL);
+    auto_cfg.disabled[TS_S] = 1;
+    const ts_call early[] = { call(TS_D, 8, 8, 8, one, zero), call(TS_D, 50, 50, 50, zero, two),
+                              call(TS_S, 4096, 4096, 4096, one, zero), call(TS_D, 4096, 4096, 4096, one, zero),
+                              call(TS_D, 20480, 2, 20480, one, zero), call(TS_D, 8, 8, 1 << 24, one, zero) };
+    const ts_mode modes[] = { TS_MODE_AUTO, TS_MODE_GPU, TS_MODE_CPU };
+    int agree = 1;
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        auto_cfg.mode = modes[m];
+        for (size_t i = 0; i < sizeof early / sizeof early[0]; i++) {
+            ts_call full = early[i];
+            ts_policy_decide(&full, &auto_cfg, prof);
+            const char *reason = ts_policy_host_cpu(&early[i], &auto_cfg);
+            int model = !strcmp(full.reason, "mode gpu") || !strncmp(full.reason, "cost model", 10);
+            if (reason ? full.decision != TS_RUN_CPU || strcmp(reason, full.reason) : !model)
+                agree = 0;
+        }
+    }
+    tap_ok(agree, "the early CPU decision on host operands matches the full policy in every mode");
+    auto_cfg.mode = TS_MODE_AUTO;
+    tap_ok(ts_policy_host_cpu(&early[0], &auto_cfg) && !ts_policy_host_cpu(&early[3], &auto_cfg),
+           "auto: 8x8x8 is settled early, square D 4096 goes to the cost model");
+
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
     tap_ok(ts_call_bytes(&beta1) == 8.0 * 400 && ts_call_bytes(&tiny) == 8.0 * 192,
