@@ -1,36 +1,42 @@
+#define _POSIX_C_SOURCE 200809L
 #include "gpu_copy_pool.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-enum { MAX_THREADS = 16 };
+enum { MAX_THREADS = 16, MAX_PARTS = 64 };
 
-/* Below this a copy runs on the calling thread: waking the pool costs more. */
+/* About this much per part: long enough to amortise the claim, short
+ * enough that a 16 MB buffer is spread over every thread. */
+#define PART_BYTES ((size_t)1 << 20)
+
+/* Below this a synchronous copy runs on the calling thread: waking the pool
+ * costs more. */
 #define SERIAL_BYTES ((size_t)256 << 10)
 
-typedef struct {
-    char *dst;
-    const char *src;
-    size_t dld, sld;    /* bytes */
-    size_t rows, cols;  /* rows in bytes */
-} copy_job;
-
 static struct {
-    pthread_mutex_t turn;  /* one copy at a time */
     pthread_mutex_t lock;
     pthread_cond_t go, done;
-    unsigned long generation;
-    int threads, pending;
-    copy_job job;
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           PTHREAD_COND_INITIALIZER, 0, 1, 0, { 0 } };
+    ts_copy_job *head, *tail; /* jobs with parts left to claim */
+    unsigned long finished;
+    int threads;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0 };
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 /* Part `part` of `parts`: whole columns when there are enough, else a band
  * of rows (cut at 64-byte lines) across every column. */
-static void copy_part(const copy_job *j, int part, int parts)
+static void copy_part(const ts_copy_job *j, int part, int parts)
 {
     if (j->cols >= (size_t)parts) {
         size_t c0 = j->cols * (size_t)part / (size_t)parts, c1 = j->cols * (size_t)(part + 1) / (size_t)parts;
@@ -44,39 +50,62 @@ static void copy_part(const copy_job *j, int part, int parts)
         memcpy(j->dst + c * j->dld + r0, j->src + c * j->sld + r0, r1 - r0);
 }
 
+/* Called with the lock held: the next part to copy, taking its job off
+ * the queue when that was its last part. */
+static ts_copy_job *claim(int *part)
+{
+    ts_copy_job *j = pool.head;
+    *part = j->claimed++;
+    if (j->claimed == j->parts) {
+        pool.head = j->next;
+        if (!pool.head)
+            pool.tail = NULL;
+    }
+    return j;
+}
+
 static void *worker(void *arg)
 {
-    int id = (int)(size_t)arg;
-    unsigned long seen = 0;
+    (void)arg;
+    pthread_mutex_lock(&pool.lock);
     for (;;) {
-        pthread_mutex_lock(&pool.lock);
-        while (pool.generation == seen)
+        while (!pool.head)
             pthread_cond_wait(&pool.go, &pool.lock);
-        seen = pool.generation;
-        copy_job j = pool.job;
-        int parts = pool.threads;
+        int part;
+        ts_copy_job *j = claim(&part);
         pthread_mutex_unlock(&pool.lock);
-        copy_part(&j, id, parts);
+        long long t0 = now_ns();
+        copy_part(j, part, j->parts);
+        atomic_fetch_add(&j->busy_ns, now_ns() - t0);
+        /* After the last decrement the job belongs to its submitter again. */
+        int last = atomic_fetch_sub_explicit(&j->left, 1, memory_order_acq_rel) == 1;
         pthread_mutex_lock(&pool.lock);
-        if (--pool.pending == 0)
-            pthread_cond_signal(&pool.done);
-        pthread_mutex_unlock(&pool.lock);
+        if (last) {
+            pool.finished++;
+            pthread_cond_broadcast(&pool.done);
+        }
     }
     return NULL;
 }
 
-/* The workers live as long as the process; a fork child never copies (it
- * does not use the GPU), so it does not miss them. */
+/* One core is left to the thread that drives the GPU.  The workers live as
+ * long as the process; a fork child never copies (it does not use the GPU),
+ * so it does not miss them. */
 static void start(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
+    int want = cores < 2 ? 1 : cores - 1 > MAX_THREADS ? MAX_THREADS : (int)cores - 1;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&pool.done, &ca);
+    pthread_condattr_destroy(&ca);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    for (int i = 1; i < want; i++) {
+    for (int i = 0; i < want; i++) {
         pthread_t t;
-        if (pthread_create(&t, &attr, worker, (void *)(size_t)i))
+        if (pthread_create(&t, &attr, worker, NULL))
             break;
         pool.threads++;
     }
@@ -89,29 +118,95 @@ int ts_copy_threads(void)
     return pool.threads;
 }
 
-void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem)
+static void describe(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
+                     size_t elem)
 {
-    copy_job j = { dst, src, dld * elem, sld * elem, rows * elem, cols };
+    j->dst = dst;
+    j->src = src;
+    j->dld = dld * elem;
+    j->sld = sld * elem;
+    j->rows = rows * elem;
+    j->cols = cols;
     /* A contiguous matrix is one long column: it splits evenly. */
-    if (j.dld == j.rows && j.sld == j.rows) {
-        j.rows *= cols;
-        j.cols = 1;
+    if (j->dld == j->rows && j->sld == j->rows) {
+        j->rows *= cols;
+        j->cols = 1;
     }
-    if (j.rows * j.cols < SERIAL_BYTES || ts_copy_threads() == 1) {
-        copy_part(&j, 0, 1);
+    size_t parts = j->rows * j->cols / PART_BYTES;
+    j->parts = parts < 1 ? 1 : parts > MAX_PARTS ? MAX_PARTS : (int)parts;
+    j->claimed = 0;
+    j->next = NULL;
+    atomic_store(&j->busy_ns, 0);
+}
+
+/* Without threads (none could be started) the submitter copies it. */
+static void run_inline(ts_copy_job *j)
+{
+    long long t0 = now_ns();
+    copy_part(j, 0, 1);
+    atomic_store(&j->busy_ns, now_ns() - t0);
+    atomic_store(&j->left, 0);
+}
+
+void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
+                    size_t elem)
+{
+    describe(j, dst, dld, src, sld, rows, cols, elem);
+    if (ts_copy_threads() == 0) {
+        run_inline(j);
         return;
     }
-    pthread_mutex_lock(&pool.turn);
+    atomic_store(&j->left, j->parts);
     pthread_mutex_lock(&pool.lock);
-    pool.job = j;
-    pool.pending = pool.threads - 1;
-    pool.generation++;
-    pthread_cond_broadcast(&pool.go);
+    if (pool.tail)
+        pool.tail->next = j;
+    else
+        pool.head = j;
+    pool.tail = j;
+    if (j->parts > 1)
+        pthread_cond_broadcast(&pool.go);
+    else
+        pthread_cond_signal(&pool.go);
     pthread_mutex_unlock(&pool.lock);
-    copy_part(&j, 0, pool.threads);
+}
+
+/* Both start the pool first: its condition variable is set up there. */
+unsigned long ts_copy_epoch(void)
+{
+    ts_copy_threads();
     pthread_mutex_lock(&pool.lock);
-    while (pool.pending)
-        pthread_cond_wait(&pool.done, &pool.lock);
+    unsigned long e = pool.finished;
     pthread_mutex_unlock(&pool.lock);
-    pthread_mutex_unlock(&pool.turn);
+    return e;
+}
+
+void ts_copy_wait(unsigned long *epoch, long timeout_us)
+{
+    ts_copy_threads();
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    long long ns = until.tv_nsec + timeout_us * 1000LL;
+    until.tv_sec += (time_t)(ns / 1000000000LL);
+    until.tv_nsec = (long)(ns % 1000000000LL);
+    pthread_mutex_lock(&pool.lock);
+    int rc = 0;
+    while (pool.finished == *epoch && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&pool.done, &pool.lock, &until);
+    *epoch = pool.finished;
+    pthread_mutex_unlock(&pool.lock);
+}
+
+void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem)
+{
+    ts_copy_job j;
+    memset(&j, 0, sizeof j);
+    if (rows * cols * elem < SERIAL_BYTES) {
+        describe(&j, dst, dld, src, sld, rows, cols, elem);
+        run_inline(&j);
+        return;
+    }
+    unsigned long epoch = ts_copy_epoch();
+    ts_copy_submit(&j, dst, dld, src, sld, rows, cols, elem);
+    while (!ts_copy_done(&j))
+        ts_copy_wait(&epoch, 1000);
 }

@@ -1,19 +1,50 @@
 /* Host-side copies between pageable memory and the pinned staging buffers,
- * split over a small persistent pool of threads: one thread copies about
- * 12 GB/s, so it takes several to keep up with the PCIe link.  Plain C. */
+ * run by a small persistent pool of threads: one thread copies about
+ * 12 GB/s, so it takes several to keep up with the PCIe link.  Copies are
+ * asynchronous jobs in one FIFO; each job is cut into parts of about 1 MB
+ * that idle threads claim one at a time, so several jobs (packing ahead,
+ * unpacking) proceed at once and a job finishes soon after it is queued.
+ * The pool threads never call CUDA.  Plain C. */
 #ifndef TS_GPU_COPY_POOL_H
 #define TS_GPU_COPY_POOL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
-/* Copies a rows x cols matrix of elem-byte elements from src (leading
- * dimension sld, in elements) to dst (leading dimension dld) and returns
- * when it is done.  The calling thread takes part; the pool starts on first
- * use with min(16, online cores) threads in all.  Thread-safe: concurrent
- * callers take turns. */
+/* One 2D copy in flight.  The submitter owns it: it may reuse or free it
+ * once ts_copy_done says so, never before.  Zero-filled: done. */
+typedef struct ts_copy_job {
+    char *dst;
+    const char *src;
+    size_t dld, sld;        /* bytes */
+    size_t rows, cols;      /* rows in bytes */
+    int parts, claimed;     /* claimed: under the pool's lock */
+    atomic_int left;        /* parts not copied yet */
+    atomic_llong busy_ns;   /* thread time spent on it */
+    struct ts_copy_job *next;
+} ts_copy_job;
+
+/* Queues the copy of a rows x cols matrix of elem-byte elements from src
+ * (leading dimension sld, in elements) to dst (leading dimension dld). */
+void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
+                    size_t elem);
+
+static inline int ts_copy_done(ts_copy_job *j) { return atomic_load_explicit(&j->left, memory_order_acquire) == 0; }
+
+/* Seconds of thread time a finished job took. */
+static inline double ts_copy_busy(ts_copy_job *j) { return 1e-9 * (double)atomic_load(&j->busy_ns); }
+
+/* Counts finished jobs.  To wait without missing one: read the epoch, check
+ * what you wait for, then ts_copy_wait: it returns when a job finished
+ * after the epoch was read, or after timeout_us; *epoch is updated. */
+unsigned long ts_copy_epoch(void);
+void ts_copy_wait(unsigned long *epoch, long timeout_us);
+
+/* Synchronous ts_copy_submit: returns when the copy is done (small copies
+ * run on the calling thread).  Thread-safe. */
 void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem);
 
-/* Threads a copy is split over (the caller included). */
+/* Threads of the pool: min(16, online cores - 1), at least 1; starts it. */
 int ts_copy_threads(void);
 
 #endif

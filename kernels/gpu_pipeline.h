@@ -1,9 +1,10 @@
 /* The transfer pipeline for calls with host operands: the call is cut into
  * slices (src/slicing.h); for each slice the pageable operands are packed
- * into pinned staging buffers by the copy pool and sent on one copy stream,
- * the kernel runs on the context's stream, and C comes back on a second
- * copy stream and is unpacked, so that the upload of slice i+1, the kernel
- * of slice i and the download of slice i-1 overlap.  Pinned operands are
+ * into pinned staging buffers by the copy pool, ahead of the DMAs, and sent
+ * on one copy stream, the kernel runs on the context's stream, and C comes
+ * back on a second copy stream and is unpacked by the pool, so that packing,
+ * the upload of slice i+1, the kernel of slice i, the download of slice i-1
+ * and the unpacking of slice i-2 overlap.  Pinned operands are
  * DMA'd straight from and to their memory; device operands (and managed A
  * and B) are used in place. */
 #ifndef TS_GPU_PIPELINE_H
@@ -20,5 +21,12 @@
  * compute the call. */
 int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                      size_t why_len);
+
+/* The phase timing of this thread's last ts_pipeline_gemm as one log line
+ * (seconds the calling thread waited for packing, for room in the download
+ * ring and for the end; the pool's thread-seconds packing and unpacking;
+ * bytes and rates each way over the pipeline's wall time); empty unless
+ * TSSHIM_VERBOSE >= 3. */
+const char *ts_pipeline_phases(void);
 
 #endif
