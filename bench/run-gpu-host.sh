@@ -2,11 +2,16 @@
 # The whole validation on a GPU host without libtool or gfortran, from what
 # .gpu/ carries: the release tarball (make dist), prebuilt netlib testers
 # (tests/netlib/make-prebuilt.sh) and the demo programs built elsewhere.
-#   run-gpu-host.sh check   configure + build (normal and fault-injection trees),
-#                           make check, faults, demo, compute-sanitizer
-#   run-gpu-host.sh bench   kernel benchmark, calibration, end-to-end benchmark
+#   run-gpu-host.sh check   three trees built at once (normal, fault injection,
+#                           ASan+UBSan), then at once: make check in the normal
+#                           and the sanitizer tree, the fault points in the
+#                           fault tree, compute-sanitizer (one process per
+#                           tool); then the demo.  Bounded to about 540 s.
+#   run-gpu-host.sh bench   kernel benchmark, forwarding overhead, calibration,
+#                           end-to-end benchmark
 # Work happens in /tmp/tsshim-gpu (kept between the two phases on a warm
-# machine); logs go to $OUT; a short summary comes last.
+# machine); logs go to $OUT/logs.tar.gz; a short summary comes last, one
+# line per suite.
 set -u
 carry=$(cd "$(dirname "$0")/.." && pwd)/.gpu
 out=${OUT:-/tmp/tsshim-out}
@@ -14,54 +19,113 @@ work=/tmp/tsshim-gpu
 mkdir -p "$out" "$work"
 log=$out/logs
 mkdir -p "$log"
+start=$(date +%s)
+deadline=$((start + 530))
 
-build_tree() { # dir configure-args...
+# Seconds left before the deadline, less a reserve; at least 10.
+left() {
+  l=$((deadline - $(date +%s) - $1))
+  [ $l -gt 10 ] && echo $l || echo 10
+}
+
+# build_tree DIR CONFIGURE-ARGS...: configure, build, and build the test
+# programs (make check with no tests), so that anything may run next.
+build_tree() {
   d=$1
   shift
   mkdir -p "$work/$d" && cd "$work/$d" && "$work/src/configure" -q "$@" >"$log/configure-$d.txt" 2>&1 &&
-    make -j8 >"$log/make-$d.txt" 2>&1
-  echo "build $d: exit $?"
+    make -j6 >"$log/make-$d.txt" 2>&1 && make -j6 check TESTS= >>"$log/make-$d.txt" 2>&1
+  echo "build $d: exit $?" >"$log/status-build-$d.txt"
+}
+
+# run_check DIR NAME TIMEOUT [MAKE-ARGS...]: make check in a tree; its logs
+# are copied to logs/NAME/.
+run_check() {
+  d=$1
+  name=$2
+  t=$3
+  shift 3
+  cd "$work/$d" || return
+  TSSHIM_NETLIB_BIN=$carry/netlib timeout -k 10 "$t" make check "$@" >"$log/check-$name.txt" 2>&1
+  echo "$?" >"$log/status-$name.txt"
+  mkdir -p "$log/$name"
+  cp test-suite.log tests/*.log tests/netlib/*.log "$log/$name/" 2>/dev/null
+}
+
+# cs_tool TOOL TIMEOUT: compute-sanitizer with one tool over every GPU test.
+cs_tool() {
+  cd "$work/build" || return
+  CS_TIMEOUT=$(($2 / 3)) timeout -k 10 "$2" env abs_top_builddir="$work/build" abs_top_srcdir="$work/src" \
+    sh "$work/src/tests/run-compute-sanitizer.sh" "$1" >"$log/cs-$1.txt" 2>&1
+  echo "$?" >"$log/status-cs-$1.txt"
+}
+
+# Counts of a make check tree, from its test-suite.log.
+suite_counts() {
+  f=$log/$1/test-suite.log
+  [ -f "$f" ] || { echo "no test-suite.log (exit $(cat "$log/status-$1.txt" 2>/dev/null))"; return; }
+  c() { sed -n "s/^# $1: *//p" "$f"; }
+  echo "pass=$(c PASS) fail=$(c FAIL) skip=$(c SKIP) error=$(c ERROR) (exit $(cat "$log/status-$1.txt"))"
+}
+
+# Counts of a TAP stream.
+tap_counts() {
+  p=$(grep -c '^ok [0-9]* - ' "$1")
+  k=$(grep -c '^ok .*# SKIP' "$1")
+  f=$(grep -c '^not ok' "$1")
+  echo "pass=$p fail=$f skip=$k"
 }
 
 case ${1:-check} in
 check)
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   rm -rf "$work/src" && mkdir -p "$work/src" && tar xzf "$carry"/tsshim-*.tar.gz -C "$work/src" --strip-components=1
-  s=$(date +%s)
   build_tree build &
   build_tree fault --enable-fault-injection &
+  build_tree asan --enable-sanitizers &
   wait
-  echo "builds: $(( $(date +%s) - s )) s"
-  cd "$work/build" || exit 1
-  TSSHIM_NETLIB_BIN=$carry/netlib timeout 300 make -j16 check >"$log/check.txt" 2>&1
-  echo "make check: exit $?"
-  cp test-suite.log "$log/test-suite.log"
-  for f in tests/*.log tests/netlib/*.log; do cp "$f" "$log/" 2>/dev/null; done
-  (cd "$work/fault" && timeout 120 make check TESTS=tests/faults.sh >"$log/faults-check.txt" 2>&1;
-   echo "fault-injection build, tests/faults.sh: exit $?"; cp tests/faults.log "$log/faults-injection.log")
+  cat "$log"/status-build-*.txt
+  echo "builds: $(($(date +%s) - start)) s"
+  t=$(left 40)
+  run_check build check "$t" -j8 &
+  run_check asan asan "$t" -j8 &
+  run_check fault fault "$t" TESTS="tests/faults.sh tests/residency_gpu.sh" &
+  for tool in memcheck racecheck synccheck; do cs_tool $tool "$t" & done
+  wait
+  echo "tests: $(($(date +%s) - start)) s"
   for mode in auto gpu; do
-    TSSHIM_MODE=$mode TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout 120 \
+    TSSHIM_MODE=$mode TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout $(($(left 0) / 2)) \
       sh "$work/src/examples/run-demo.sh" "$carry"/demo/subspace_s "$carry"/demo/subspace_d "$carry"/demo/subspace_z \
       >"$log/demo-$mode.txt" 2>&1
-    echo "demo ($mode): exit $?"
+    echo "$?" >"$log/status-demo-$mode.txt"
   done
-  timeout 150 sh "$work/src/tests/run-compute-sanitizer.sh" >"$log/compute-sanitizer.txt" 2>&1
-  echo "compute-sanitizer: exit $?"
-  echo "== make check"; sed -n '/^# TOTAL/,/^# ERROR/p' "$log/test-suite.log"
-  grep -hE '^(FAIL|ERROR|XPASS)' "$log/check.txt" | head -20
-  grep -E '^(not ok|ok)' "$log/faults-injection.log" | grep -c '^ok' | sed 's/^/faults (injection build) ok points: /'
-  grep -E '^not ok' "$log/faults-injection.log" | head
-  echo "== compute-sanitizer"; grep -E '^(ok|not ok)' "$log/compute-sanitizer.txt"
   echo "== demo"; for m in auto gpu; do tail -8 "$log/demo-$m.txt"; done
+  echo "== failures (details in logs.tar.gz: check/, asan/, fault/, cs-*.txt)"
+  for name in check asan fault; do
+    grep -hE '^(FAIL|ERROR|XPASS)' "$log/check-$name.txt" 2>/dev/null | head -n 8 | sed "s/^/$name: /"
+  done
+  grep -h '^not ok' "$log"/cs-*.txt 2>/dev/null | head -n 8
+  echo "== summary ($(($(date +%s) - start)) s)"
+  echo "make check:                   $(suite_counts check)"
+  echo "make check (ASan+UBSan):      $(suite_counts asan)"
+  echo "fault injection (faults.sh, residency_gpu.sh): $(suite_counts fault)"
+  for tool in memcheck racecheck synccheck; do
+    printf 'compute-sanitizer %-10s  %s (exit %s)\n' "$tool:" "$(tap_counts "$log/cs-$tool.txt")" \
+      "$(cat "$log/status-cs-$tool.txt")"
+  done
+  echo "demo: auto exit $(cat "$log/status-demo-auto.txt"), gpu exit $(cat "$log/status-demo-gpu.txt")"
   ;;
 bench)
   cd "$work/build" || exit 1
   timeout 150 ./bench/bench_kernels "$out/bench_kernels.csv" >"$log/bench_kernels.txt" 2>&1
   echo "bench_kernels: exit $?"
+  ./bench/bench_forward .libs/libtsshim.so 11 >"$log/bench_forward.txt" 2>&1
+  echo "bench_forward: exit $?"
   OUT=$out/datapath timeout 270 sh "$work/src/bench/run-datapath-gpu.sh" >"$log/datapath.txt" 2>&1
   echo "datapath: exit $?"
   cp "$out"/datapath/e2e.csv "$out"/datapath/profile "$out/" 2>/dev/null
   tail -60 "$log/bench_kernels.txt"
+  cat "$log/bench_forward.txt"
   tail -60 "$log/datapath.txt"
   ;;
 esac

@@ -14,11 +14,24 @@
 stress=$abs_top_builddir/tests/threads_stress
 
 # run_stress VAR=VALUE...: one thread, two rounds, under the shim in gpu mode.
+# A run that does not exit cleanly is repeated with a trace, whose last lines
+# (the calls before the failure, the pipeline's phases) go to the log.
 run_stress() {
   env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=256 "$@" "$stress" 1 2 \
     >"$tap_tmp/out" 2>"$tap_tmp/err"
   status=$?
   sed 's/^/# /' "$tap_tmp/err"
+  [ $status -eq 0 ] || trace_failure "$@"
+}
+trace_failure() {
+  echo "# exit status $status with $*; TAP output:"
+  grep -v '^ok' "$tap_tmp/out" | head -n 10 | sed 's/^/#   /'
+  rm -f "$tap_tmp/trace"
+  env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=256 "$@" TSSHIM_VERBOSE=3 \
+    TSSHIM_LOG="$tap_tmp/trace" "$stress" 1 2 >/dev/null 2>"$tap_tmp/trace.err"
+  echo "# the same run traced (exit status $?), last lines:"
+  tail -n 12 "$tap_tmp/trace" 2>/dev/null | sed 's/^/#   /'
+  tail -n 5 "$tap_tmp/trace.err" | sed 's/^/#   stderr: /'
 }
 results_ok() {
   [ $status -eq 0 ] && grep -q '^1\.\.[1-9]' "$tap_tmp/out" && ! grep -q '^not ok' "$tap_tmp/out"

@@ -1,15 +1,18 @@
 #!/bin/sh
-# compute-sanitizer over the GPU test programs, on a host with a CUDA device:
+# compute-sanitizer over every GPU test program, on a host with a CUDA device:
 # one TAP point per tool and program, ok when the tool reports 0 errors and
 # the program itself passes.  Run it from a build directory configured
 # without --enable-sanitizers (ASan and compute-sanitizer do not mix), e.g.
 # "make check-compute-sanitizer", or directly:
 #   tests/run-compute-sanitizer.sh [TOOL...]   (default: memcheck racecheck synccheck)
-# COMPUTE_SANITIZER names the binary (default: from PATH, else /usr/local/cuda/bin).
+# COMPUTE_SANITIZER names the binary (default: from PATH, else
+# /usr/local/cuda/bin).  Each program run is bounded by CS_TIMEOUT seconds
+# (default 300): a run that takes longer is a failed point, not a hang.
 : "${abs_top_builddir:=$(pwd)}"
 : "${abs_top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${TSSHIM_LIB:=$abs_top_builddir/.libs/libtsshim.so}"
 : "${TSSHIM_PRELOAD:=$TSSHIM_LIB}"
+: "${CS_TIMEOUT:=300}"
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 bin=$abs_top_builddir/tests
@@ -21,8 +24,9 @@ have_gpu || tap_skip_all "no CUDA device"
 
 # check TOOL PROGRAM [ARG...]: one point.  PROGRAM (in tests/) runs under
 # the shim in gpu mode with TSSHIM_MIN_LONG=$min_long, except test_kernels,
-# which calls the kernels itself.  The report goes to a log file so that the
-# program's own TAP stays apart.
+# which calls the kernels itself; fork_child also needs its per-process
+# trace.  The report goes to a log file so that the program's own TAP stays
+# apart.
 check() {
   tool=$1
   prog=$2
@@ -32,34 +36,46 @@ check() {
     tap_skip_point "$tool: $prog not built"
     return
   fi
-  if [ "$prog" = test_kernels ]; then
-    set -- "$bin/$prog" "$@"
-  else
-    set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long "$bin/$prog" "$@"
-  fi
+  case $prog in
+    test_kernels) set -- "$bin/$prog" "$@" ;;
+    fork_child)
+      rm -f "$tap_tmp"/trace.*
+      set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long TSSHIM_VERBOSE=3 \
+        TSSHIM_LOG="$tap_tmp/trace.%p" "$bin/$prog" "$@"
+      ;;
+    *) set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long "$bin/$prog" "$@" ;;
+  esac
   log=$tap_tmp/$tool.log
-  "$sanitizer" --tool "$tool" --error-exitcode 86 --target-processes all --log-file "$log" "$@" \
-    >"$tap_tmp/out" 2>"$tap_tmp/err"
+  rm -f "$log"
+  timeout "$CS_TIMEOUT" "$sanitizer" --tool "$tool" --error-exitcode 86 --target-processes all --log-file "$log" \
+    "$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
   status=$?
+  [ $status -ne 124 ] || echo "# $tool: $prog killed after $CS_TIMEOUT s"
+  # One summary per traced process (fork_child has two): all must say 0 errors.
   summary=$(grep 'ERROR SUMMARY' "$log" 2>/dev/null | tail -n 1)
-  [ $status -eq 0 ] && echo "$summary" | grep -q ' 0 errors' && ! grep -q '^not ok\| FAIL ' "$tap_tmp/out"
+  [ $status -eq 0 ] && [ -n "$summary" ] && ! grep 'ERROR SUMMARY' "$log" | grep -qv ' 0 errors' &&
+    ! grep -q '^not ok\| FAIL ' "$tap_tmp/out"
   result=$?
   if [ $result -ne 0 ]; then
     head -n 40 "$log" 2>/dev/null | sed 's/^/# /'
     grep '^not ok\| FAIL \|^Bail out' "$tap_tmp/out" | head -n 10 | sed 's/^/# /'
+    head -n 10 "$tap_tmp/err" | sed 's/^/# stderr: /'
   fi
   tap_check $result "$tool: $prog${args:+ $args} (status $status; ${summary#========= })"
 }
 
-# Scaled down where it matters: every tool slows kernels by 10-100x.
-# fork_child is left out: by design its child uses no GPU.
+# Every GPU test program, scaled down where it matters: every tool slows
+# kernels by 10-100x.  fork_child's child uses no GPU by design; its parent
+# does, and the tool follows both.
 for tool in "$@"; do
   min_long=512
   check "$tool" test_kernels
   check "$tool" gemm_differential
+  check "$tool" residency_gpu
   min_long=256
   check "$tool" threads_stress_cuda 4 1
   check "$tool" exit_paths
+  check "$tool" fork_child gpu
   min_long=64
   check "$tool" nan_inf
 done
