@@ -5,7 +5,12 @@
 # prints times, speedups against (a), auto against the faster of (a) and (c),
 # and each offloaded run's fraction of the PCIe bound
 #   max(bytes in / pinned h2d rate, bytes out / pinned d2h rate) / time.
-# Writes OUTDIR/e2e.csv and the shim's reports to OUTDIR/e2e-logs/.
+# Writes OUTDIR/e2e.csv and the shim's reports to OUTDIR/e2e-logs/; the
+# forced-GPU runs log at TSSHIM_VERBOSE=3 (a trace line and a pipeline phase
+# line per call; not the small shapes, whose timing that would change), and
+# each shape's last phase line is printed after the table.  Each run is cut
+# off after RUN_LIMIT seconds (default 60) so one stuck shape cannot eat the
+# whole run; the whole list takes about 3 minutes on the GPU host.
 #
 # Usage: run-e2e.sh OUTDIR [PROFILE] [SHAPE...]
 #   BENCH     bench_e2e program (default ./bench/bench_e2e)
@@ -19,6 +24,8 @@ shift
 profile=
 if [ $# -ge 1 ]; then profile=$1; shift; fi
 bench=${BENCH:-./bench/bench_e2e}
+limit=${RUN_LIMIT:-60}
+started=$(date +%s)
 lib=${TSSHIM_LIB:-$(pwd)/.libs/libtsshim.so}
 logs=$out/e2e-logs
 mkdir -p "$logs" || exit 1
@@ -44,15 +51,19 @@ run() { # shape mode
   case $2 in
     plain)
       case $1 in
-        *_device) line=$("$bench" "$1" --direct) ;;
-        *) line=$("$bench" "$1") ;;
+        *_device) line=$(timeout "$limit" "$bench" "$1" --direct) ;;
+        *) line=$(timeout "$limit" "$bench" "$1") ;;
       esac
       where=- ;;
     *)
       log=$logs/$1.$2.log
       rm -f "$log"
-      if [ "$2" = gpu ]; then mode=gpu; else mode=auto; fi
-      line=$(TSSHIM_MODE=$mode TSSHIM_VERBOSE=1 TSSHIM_LOG=$log LD_PRELOAD=$lib "$bench" "$1")
+      mode=auto verbose=1
+      if [ "$2" = gpu ]; then
+        mode=gpu
+        case $1 in small_*) ;; *) verbose=3 ;; esac
+      fi
+      line=$(TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$lib timeout "$limit" "$bench" "$1")
       where=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^offloaded=/) { split($i, v, "="); n += v[2] } }
                    END { print (n > 0 ? "gpu" : "cpu") }' "$log" 2>/dev/null) ;;
   esac
@@ -88,4 +99,11 @@ awk -F, 'NR == 1 { next }
   BEGIN { printf "%-22s %10s %10s %10s %5s %7s %7s %8s %6s %6s\n", "shape", "openblas", "auto", "gpu", "auto@",
           "x auto", "x gpu", "auto/best", "pcie_a", "pcie_g" }
   { printf "%-22s %10s %10s %10s %5s %7.2f %7.2f %8.2f %6s %6s\n", $1, tm($9), tm($10), tm($11), $12, $13, $14, $15, $16, $17 }' "$csv"
-echo "(times in ms unless marked; device shapes: openblas column = cuBLAS called directly; csv: $csv)"
+echo "(times in ms unless marked; device shapes: openblas column = cuBLAS called directly;"
+echo " pcie_a, pcie_g: each offloaded call's fraction of the PCIe bound, pinned h2d $h2d / d2h $d2h GB/s; csv: $csv)"
+echo "== pipeline phases of the last forced-GPU call per shape (TSSHIM_VERBOSE=3)"
+for s in $shapes; do
+  line=$(grep 'tsshim: pipeline ' "$logs/$s.gpu.log" 2>/dev/null | tail -n 1)
+  [ -n "$line" ] && echo "$s: ${line#tsshim: }"
+done
+echo "(total $(($(date +%s) - started)) s)"
