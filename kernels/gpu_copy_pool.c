@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,41 @@ static long long now_ns(void)
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* Runs at least this long are copied with streaming stores. */
+#define STREAM_BYTES ((size_t)16 << 10)
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* memcpy with non-temporal stores: the destination is not read first and
+ * does not evict the cache, which is a third less memory traffic on a copy
+ * that is bound by it (glibc streams only copies larger than most of the
+ * last-level cache, far above one part).  Fenced, so the stores are
+ * visible before the part is counted as done. */
+static void copy_run(char *d, const char *s, size_t n)
+{
+    if (n < STREAM_BYTES) {
+        memcpy(d, s, n);
+        return;
+    }
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)s), x1 = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i x2 = _mm_loadu_si128((const __m128i *)(s + 32)), x3 = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, x0);
+        _mm_stream_si128((__m128i *)(d + 16), x1);
+        _mm_stream_si128((__m128i *)(d + 32), x2);
+        _mm_stream_si128((__m128i *)(d + 48), x3);
+    }
+    memcpy(d, s, n);
+    _mm_sfence();
+}
+#else
+static void copy_run(char *d, const char *s, size_t n) { memcpy(d, s, n); }
+#endif
+
 /* Part `part` of `parts`: whole columns when there are enough, else a band
  * of rows (cut at 64-byte lines) across every column. */
 static void copy_part(const ts_copy_job *j, int part, int parts)
@@ -41,13 +77,13 @@ static void copy_part(const ts_copy_job *j, int part, int parts)
     if (j->cols >= (size_t)parts) {
         size_t c0 = j->cols * (size_t)part / (size_t)parts, c1 = j->cols * (size_t)(part + 1) / (size_t)parts;
         for (size_t c = c0; c < c1; c++)
-            memcpy(j->dst + c * j->dld, j->src + c * j->sld, j->rows);
+            copy_run(j->dst + c * j->dld, j->src + c * j->sld, j->rows);
         return;
     }
     size_t r0 = (j->rows * (size_t)part / (size_t)parts) & ~(size_t)63;
     size_t r1 = part + 1 == parts ? j->rows : (j->rows * (size_t)(part + 1) / (size_t)parts) & ~(size_t)63;
     for (size_t c = 0; c < j->cols && r1 > r0; c++)
-        memcpy(j->dst + c * j->dld + r0, j->src + c * j->sld + r0, r1 - r0);
+        copy_run(j->dst + c * j->dld + r0, j->src + c * j->sld + r0, r1 - r0);
 }
 
 /* Called with the lock held: the next part to copy, taking its job off
