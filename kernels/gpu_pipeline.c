@@ -296,7 +296,7 @@ static int up_next(const pipeline *p, int64_t i)
     return p->cur.sl.index > i ? 0 : -1;
 }
 
-static int up_posted(const pipeline *p, int64_t i) { return p->up_issued < p->up_posted || p->cur.sl.index > i; }
+static int up_offered(const pipeline *p, int64_t i) { return p->up_issued < p->up_posted || p->cur.sl.index > i; }
 static int up_known(const pipeline *p, int64_t i) { return up_next(p, i) >= 0; }
 static int pend_room(const pipeline *p, int64_t unused) { return (void)unused, p->pend_count < TS_STAGING_PENDING; }
 static int down_room(const pipeline *p, int64_t n) { return p->down_next + n - p->down_free <= p->ndown; }
@@ -340,7 +340,7 @@ static cudaError_t load(pipeline *p, const ts_slice *sl, int slot)
         p->c->bytes_h2d += region_bytes(p, r);
     }
     for (;;) {
-        if ((err = wait_for(p, up_posted, sl->index, WAIT_H2D)) || (err = wait_for(p, up_known, sl->index, WAIT_PACK)))
+        if ((err = wait_for(p, up_offered, sl->index, WAIT_H2D)) || (err = wait_for(p, up_known, sl->index, WAIT_PACK)))
             return err;
         if (!up_next(p, sl->index))
             break;
@@ -482,7 +482,7 @@ static void report(const pipeline *p)
              "d2h=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
              "wait_ring=%.4fs wait_end=%.4fs",
              routine(p->c->prec), (long long)p->plan.count, p->nup, p->ndown,
-             p->st->buf_bytes >> 20, ts_copy_threads(), t->setup, t->wall, 1e-9 * (double)p->c->bytes_h2d,
+             p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall, 1e-9 * (double)p->c->bytes_h2d,
              1e-9 * (double)p->c->bytes_h2d / wall, 1e-9 * (double)p->c->bytes_d2h,
              1e-9 * (double)p->c->bytes_d2h / wall, 1e-9 * (double)t->packed, t->pack, 1e-9 * (double)t->unpacked,
              t->unpack, t->wait[WAIT_H2D], t->wait[WAIT_PACK], t->wait[WAIT_RING], t->wait[WAIT_END]);
