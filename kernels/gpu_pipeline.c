@@ -136,7 +136,10 @@ static size_t piece_offset(const ts_region *piece, const ts_region *r, size_t es
 static ring_buf *up_buf(const pipeline *p, int64_t u) { return &p->buf[u % p->nup]; }
 static ring_buf *down_buf(const pipeline *p, int64_t d) { return &p->buf[p->nup + d % p->ndown]; }
 static int buf_index(const pipeline *p, const ring_buf *b) { return (int)(b - p->buf); }
-static unsigned char *staging_of(const pipeline *p, const ring_buf *b) { return ts_staging_buf(p->st, buf_index(p, b)); }
+static unsigned char *staging_of(const pipeline *p, const ring_buf *b)
+{
+    return ts_staging_buf(p->st, buf_index(p, b));
+}
 
 /* Moves the cursor to the first staged upload piece at or after it. */
 static void cursor_settle(pipeline *p)
@@ -482,7 +485,8 @@ static void report(const pipeline *p)
              "d2h=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
              "wait_ring=%.4fs wait_end=%.4fs",
              routine(p->c->prec), (long long)p->plan.count, p->nup, p->ndown,
-             p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall, 1e-9 * (double)p->c->bytes_h2d,
+             p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall,
+             1e-9 * (double)p->c->bytes_h2d,
              1e-9 * (double)p->c->bytes_h2d / wall, 1e-9 * (double)p->c->bytes_d2h,
              1e-9 * (double)p->c->bytes_d2h / wall, 1e-9 * (double)t->packed, t->pack, 1e-9 * (double)t->unpacked,
              t->unpack, t->wait[WAIT_H2D], t->wait[WAIT_PACK], t->wait[WAIT_RING], t->wait[WAIT_END]);
