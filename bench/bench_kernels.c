@@ -6,14 +6,24 @@
  *   - the narrowest compiled instance serving the cell, default parameters
  *     (what the kernel alone does, dispatched or not),
  *   - cuBLAS,
- * and the memory roofline: bytes of A, B and C once over the device-to-device
- * copy bandwidth measured here.  Every operand is far larger than L2, so
- * each repetition streams from HBM without rotating buffers.
+ * and the roofline: the larger of the memory time (bytes of A, B and C once
+ * over the device-to-device copy bandwidth measured here) and the arithmetic
+ * time (flops over the FMA-pipe peak measured here; cuBLAS may beat it with
+ * FP64 tensor cores).  Every operand is far larger than L2, so each
+ * repetition streams from HBM without rotating buffers.
  *
  * Usage: bench_kernels [CSV] [class]   (class: tsm2, ism2 or tsmttsm) */
 #include <math.h>
 #include "bench_common.h"
 #include "tsk_gemm.h"
+
+double bc_fma_peak(int double_precision); /* bench/fma_peak.cu */
+
+/* Flops of a call: a complex multiply-add is four real ones. */
+static double flops(const ts_call *c)
+{
+    return (ts_prec_is_complex(c->prec) ? 8.0 : 2.0) * (double)c->m * (double)c->n * (double)c->k;
+}
 
 typedef struct {
     const ts_call *call;
@@ -97,13 +107,15 @@ int main(int argc, char **argv)
     cudaMemset(b, 0x3f, big_b);
     cudaMemset(c, 0, big_c);
     double bw = bc_copy_bandwidth(c, a, (size_t)1 << 31);
+    double peak[2] = { bc_fma_peak(0), bc_fma_peak(1) }; /* single, double */
     int sm = bc_sm();
-    printf("# %s, sm_%d, %d SMs, L2 %d MiB; device-to-device copy %.0f GB/s (read + write)\n", prop.name, sm,
-           prop.multiProcessorCount, prop.l2CacheSize >> 20, bw * 1e-9);
+    printf("# %s, sm_%d, %d SMs, L2 %d MiB; device-to-device copy %.0f GB/s (read + write); "
+           "FMA peak %.1f TFLOP/s single, %.1f double\n", prop.name, sm, prop.multiProcessorCount,
+           prop.l2CacheSize >> 20, bw * 1e-9, peak[0] * 1e-12, peak[1] * 1e-12);
     fprintf(csv, "gpu,class,prec,transa,transb,m,n,k,width,path,tsk_us,kernel,kernel_us,cublas_us,"
-                 "roofline_us,speedup,kernel_speedup,tsk_roofline_pct,kernel_roofline_pct,cublas_roofline_pct\n");
-    printf("%-8s %s %-2s %3s %-16s %9s %9s %9s %9s %6s %6s %5s %5s %5s\n", "class", "p", "tt", "w", "path",
-           "tsk_us", "kern_us", "cublas_us", "roof_us", "x_cb", "kx_cb", "tsk%", "kern%", "cb%");
+                 "roofline_us,bound,speedup,kernel_speedup,tsk_roofline_pct,kernel_roofline_pct,cublas_roofline_pct\n");
+    printf("%-8s %s %-2s %3s %-16s %9s %9s %9s %9s %5s %6s %6s %5s %5s %5s\n", "class", "p", "tt", "w", "path",
+           "tsk_us", "kern_us", "cublas_us", "roof_us", "bound", "x_cb", "kx_cb", "tsk%", "kern%", "cb%");
     double log_gain = 0;
     int n_gain = 0, n_slow = 0;
     for (size_t ci = 0; ci < 3; ci++) {
@@ -123,17 +135,21 @@ int main(int argc, char **argv)
                     double t_cb = bc_time(run_cublas, &t, 2, 9);
                     double t_tsk = st == TSK_DECLINED ? t_cb : bc_time(run_dispatch, &t, 2, 9);
                     double t_k = t.inst ? bc_time(run_instance, &t, 2, 9) : -1.0;
-                    double roof = bc_bytes(&call) / bw;
+                    double t_mem = bc_bytes(&call) / bw;
+                    double t_fpu = flops(&call) / peak[p == TS_D || p == TS_Z];
+                    double roof = t_mem > t_fpu ? t_mem : t_fpu;
+                    const char *bound = t_mem > t_fpu ? "mem" : "fpu";
                     const char *kname = t.inst ? t.inst->name : "-";
-                    printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %6.2f %6.2f %5.0f %5.0f %5.0f\n",
+                    printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %5s %6.2f %6.2f %5.0f %5.0f %5.0f\n",
                            bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb, bc_widths[wi],
-                           st == TSK_RAN ? kname : path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, t_cb / t_tsk,
+                           st == TSK_RAN ? kname : path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound,
+                           t_cb / t_tsk,
                            t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
                            100 * roof / t_cb);
-                    fprintf(csv, "%s,%s,%c,%c,%c,%lld,%lld,%lld,%d,%s,%.2f,%s,%.2f,%.2f,%.2f,%.3f,%.3f,%.1f,%.1f,%.1f\n",
+                    fprintf(csv, "%s,%s,%c,%c,%c,%lld,%lld,%lld,%d,%s,%.2f,%s,%.2f,%.2f,%.2f,%s,%.3f,%.3f,%.1f,%.1f,%.1f\n",
                             prop.name, bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb,
                             (long long)call.m, (long long)call.n, (long long)call.k, bc_widths[wi], path,
-                            t_tsk * 1e6, kname, t_k * 1e6, t_cb * 1e6, roof * 1e6, t_cb / t_tsk,
+                            t_tsk * 1e6, kname, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound, t_cb / t_tsk,
                             t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
                             100 * roof / t_cb);
                     fflush(stdout);

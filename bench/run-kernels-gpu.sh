@@ -5,6 +5,9 @@
 # benchmark linked with that fresh table, and compute-sanitizer on a subset
 # of the tests.  Logs, the new table and the CSV go to $OUT (default
 # ./kernels-out).  Usage: bench/run-kernels-gpu.sh [jobs]
+# TSK_BENCH_CLASS (tsm2, ism2 or tsmttsm) limits the benchmark to one class;
+# TSK_TUNE=0 skips the tuner (the benchmark then uses the committed table);
+# TSK_NCU (below) profiles chosen kernels with Nsight Compute.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$top/kernels-out}
@@ -21,9 +24,10 @@ nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader >"$
 date -u >>"$out/gpu.txt"
 
 # Kernel objects in parallel, each timed (the build-time budget).
-for f in tsm2_gemm ism2_gemm tsmttsm_gemm; do
-    ( s=$(date +%s); "$nvcc" -O3 -std=c++17 $arch -Xptxas -v $inc -c "$top/kernels/$f.cu" -o "$build/$f.o" \
-        >"$build/$f.ptxas" 2>&1 || echo "nvcc $f FAILED"; echo "nvcc $f: $(( $(date +%s) - s )) s" ) &
+for f in kernels/tsm2_gemm kernels/ism2_gemm kernels/tsmttsm_gemm bench/fma_peak; do
+    b=$(basename $f)
+    ( s=$(date +%s); "$nvcc" -O3 -std=c++17 $arch -Xptxas -v $inc -c "$top/$f.cu" -o "$build/$b.o" \
+        >"$build/$b.ptxas" 2>&1 || echo "nvcc $f FAILED"; echo "nvcc $f: $(( $(date +%s) - s )) s" ) &
 done
 for f in kernels/tsk_dispatch tests/test_kernels bench/bench_kernels tools/tsshim_tune; do
     gcc -std=c11 -O2 -Wall $inc -I"$cuda/include" -c "$top/$f.c" -o "$build/$(basename $f).o" || echo "gcc $f FAILED"
@@ -40,26 +44,37 @@ timeout "${TSK_TEST_S:-100}" "$build/test_kernels" >"$out/test_kernels.log" 2>&1
 echo "exit $?: $(grep -c '^ok' "$out/test_kernels.log") ok, $(grep -c '^not ok' "$out/test_kernels.log") not ok"
 grep -E '^not ok|^# ' "$out/test_kernels.log" | head -30
 
-echo "== tuning"
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-timeout "${TSK_TUNE_S:-100}" "$build/tsshim_tune" "$out/tsk_tuning_sm$sm.c" 2>"$out/tune.log"
-echo "exit $?"
-grep -c cublas "$out/tune.log"
+if [ "${TSK_TUNE:-1}" != 0 ]; then
+    echo "== tuning"
+    timeout "${TSK_TUNE_S:-100}" "$build/tsshim_tune" "$out/tsk_tuning_sm$sm.c" 2>"$out/tune.log"
+    echo "exit $?"
+    grep -c cublas "$out/tune.log"
+fi
 
 echo "== benchmark"
 table="$out/tsk_tuning_sm$sm.c"
 [ -s "$table" ] || table="$top/kernels/tsk_tuning_sm90.c"
 gcc -std=c11 -O2 $inc -I"$cuda/include" -c "$table" -o "$build/tuning_new.o"
-gcc -o "$build/bench_kernels" "$build/bench_kernels.o" $k "$build/tuning_new.o" $libs
-timeout "${TSK_BENCH_S:-120}" "$build/bench_kernels" "$out/bench_kernels.csv" >"$out/bench_kernels.txt" 2>&1
+gcc -o "$build/bench_kernels" "$build/bench_kernels.o" "$build/fma_peak.o" $k "$build/tuning_new.o" $libs
+timeout "${TSK_BENCH_S:-120}" "$build/bench_kernels" "$out/bench_kernels.csv" ${TSK_BENCH_CLASS:-} \
+    >"$out/bench_kernels.txt" 2>&1
 echo "exit $?"
 cat "$out/bench_kernels.txt"
 
 if command -v compute-sanitizer >/dev/null 2>&1; then
-    for tool in memcheck racecheck; do
+    for tool in memcheck racecheck synccheck; do
         TSK_TEST_ONLY=${TSK_SANITIZE_ONLY:-tsm2_c_w8} timeout 40 compute-sanitizer --tool $tool --print-limit 5 \
             "$build/test_kernels" >"$build/san-$tool.log" 2>&1
         echo "== compute-sanitizer $tool: exit $?"; tail -n 3 "$build/san-$tool.log"
     done
+fi
+# TSK_NCU=REGEX: Nsight Compute's speed-of-light, occupancy and launch
+# sections for the first launch of each kernel matching REGEX in the benchmark.
+if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
+    timeout 150 ncu -k "regex:$TSK_NCU" --launch-count "${TSK_NCU_COUNT:-3}" --section SpeedOfLight \
+        --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+        "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu.txt" 2>&1
+    echo "== ncu: exit $? ($out/ncu.txt)"
 fi
 rm -rf "$build"

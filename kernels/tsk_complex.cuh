@@ -134,4 +134,41 @@ static inline cudaError_t tsk_scale_c(const ts_call *call, T *c, int64_t ldc, cu
     return cudaGetLastError();
 }
 
+/* C = alpha (sum of nparts partial results) + beta C, for kernels that split
+ * a call's sum over blocks.  Partial b holds rows x cols values, row index
+ * fastest; C(i, j) is at c[i * c_si + j * c_sj].  A block owns 32 elements;
+ * its 8 warps each add every 8th partial, then one warp adds the 8 sums:
+ * a fixed order for a given nparts, so results are deterministic. */
+template <typename T>
+__global__ void __launch_bounds__(256) tsk_sum_partials_kernel(const T *ws, int nparts, int64_t rows, int64_t cols,
+                                                               T *c, int64_t c_si, int64_t c_sj, tsk_scalars<T> s)
+{
+    __shared__ T part[8][32];
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    const int64_t total = rows * cols;
+    const int64_t e = blockIdx.x * (int64_t)32 + lane;
+    T sum = tsk_zero<T>();
+    if (e < total) {
+#pragma unroll 4
+        for (int b = w; b < nparts; b += 8)
+            sum = tsk_add(sum, ws[(int64_t)b * total + e]);
+    }
+    part[w][lane] = sum;
+    __syncthreads();
+    if (w == 0 && e < total) {
+        for (int q = 1; q < 8; ++q)
+            sum = tsk_add(sum, part[q][lane]);
+        tsk_update(c + e % rows * c_si + e / rows * c_sj, sum, s);
+    }
+}
+
+template <typename T>
+static inline cudaError_t tsk_sum_partials(const T *ws, int nparts, int64_t rows, int64_t cols, T *c, int64_t c_si,
+                                           int64_t c_sj, const tsk_scalars<T> &s, cudaStream_t stream)
+{
+    int64_t blocks = (rows * cols + 31) / 32;
+    tsk_sum_partials_kernel<T><<<(unsigned)blocks, 256, 0, stream>>>(ws, nparts, rows, cols, c, c_si, c_sj, s);
+    return cudaGetLastError();
+}
+
 #endif

@@ -16,7 +16,7 @@ extern "C" {
  * compile-time shape (width, tile) is part of the instance itself. */
 typedef struct {
     int threads;       /* threads per block */
-    int blocks_per_sm; /* persistent-grid factor (tcf); 0 = grid covers the data */
+    int blocks_per_sm; /* persistent-grid factor (tcf; TSM2: blocks per SM the k split aims at); 0 = default */
     int rows_per_thread; /* rows (or k-slices) each thread handles per step */
 } tsk_params;
 

@@ -1,350 +1,344 @@
-/* Tuning table for sm_90, written by tools/tsshim-tune on NVIDIA H100 80GB HBM3
- * (2026-11-21).  Each row: the instance (or NULL: cuBLAS) and its parameters
- * for one (class, precision, transposes, width) cell.
- * That tuner run timed TSM2 at m = k = 16384 (S) / 11585 (D, C) / 8192 (Z)
- * only; the benchmark of the same run (bench/results/) found 8 of the TSM2
- * cells it measures slower than cuBLAS at m = k = 20480, so the 18 TSM2 rows
- * of a layout that lost there were set to cuBLAS by hand (marked below).  The tuner now times
- * TSM2 at both sizes and keeps a kernel only where it wins at both:
- * regenerate with tools/tsshim-tune rather than editing. */
+/* Tuning table for sm_90, written by tools/tsshim-tune on NVIDIA H100 80GB HBM3.
+ * Each row: the instance (or NULL: cuBLAS) and its parameters for one
+ * (class, precision, transposes, width) cell.  Regenerate, do not edit. */
 #include "tsk_registry.h"
 
 const tsk_tuning_row tsk_tuning_sm90[] = {
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w1 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 448.5 us, best 453.8 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 484.3 us, best 669.6 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 517.6 us, best 1437.2 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 712.6 us, best 4550.9 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w1 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_s_w8 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 490.2 us, best 580.5 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 510.2 us, best 1097.2 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 743.2 us, best 2912.5 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 370.8 us, best 367.6 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 2, "tsm2_s_w2", { 256, 0, 0 } }, /* cublas 611.3 us, best 375.6 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 4, "tsm2_s_w4", { 512, 0, 0 } }, /* cublas 613.1 us, best 384.3 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 618.5 us, best 643.7 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 627.0 us, best 1095.3 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 722.3 us, best 1941.4 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 766.5 us, best 7677.4 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 377.4 us, best 367.5 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 2, "tsm2_s_w2", { 256, 0, 0 } }, /* cublas 616.9 us, best 375.1 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 4, "tsm2_s_w4", { 512, 0, 0 } }, /* cublas 612.1 us, best 386.4 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 624.8 us, best 645.8 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 631.6 us, best 1106.8 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 731.6 us, best 3157.0 us */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 782.3 us, best 13037.2 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 388.2 us, best 378.3 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 427.5 us, best 451.9 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 433.0 us, best 798.7 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 564.6 us, best 1687.5 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 531.0 us, best 3079.5 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w1 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 432.6 us, best 422.0 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 434.7 us, best 692.7 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 495.0 us, best 1333.7 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 488.0 us, best 2365.8 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 373.6 us, best 389.2 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* cublas 418.7 us, best 417.9 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w8 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 637.3 us, best 974.2 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 660.4 us, best 2252.6 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 691.4 us, best 6324.1 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 368.5 us, best 387.9 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_d_w4 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 606.2 us, best 589.3 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 603.5 us, best 1284.6 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 634.9 us, best 3727.6 us */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 644.0 us, best 8619.2 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 383.7 us, best 800.6 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_c_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* cublas 643.6 us, best 662.4 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 645.0 us, best 813.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 663.6 us, best 1620.2 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 800.0 us, best 2336.0 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1330.0 us, best 3982.0 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 381.2 us, best 794.3 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* cuBLAS: tsm2_c_w2 lost at m = k = 20480 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* cublas 642.7 us, best 647.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 641.5 us, best 772.8 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 646.8 us, best 1486.0 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 758.5 us, best 1941.6 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1344.7 us, best 3197.9 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 365.2 us, best 806.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* cublas 670.0 us, best 847.6 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* cublas 670.9 us, best 1165.0 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 677.2 us, best 1339.3 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 693.3 us, best 1416.5 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 954.2 us, best 3453.9 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1365.4 us, best 6908.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 365.2 us, best 806.2 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* cublas 654.3 us, best 844.4 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* cublas 663.0 us, best 1163.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 655.8 us, best 1340.0 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 660.7 us, best 1845.7 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 931.1 us, best 4312.2 us */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1358.0 us, best 8672.7 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 354.5 us, best 462.1 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* cublas 358.4 us, best 605.3 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* cublas 355.7 us, best 657.9 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 361.5 us, best 842.9 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 359.6 us, best 865.9 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 379.2 us, best 1587.8 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 574.6 us, best -1.0 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 357.4 us, best 459.7 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* cublas 356.0 us, best 602.3 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* cublas 359.0 us, best 653.4 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 357.2 us, best 825.3 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 359.9 us, best 760.7 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 384.5 us, best 1319.7 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 572.9 us, best -1.0 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* cublas 354.3 us, best 377.5 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* cublas 363.7 us, best 382.0 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* cublas 365.7 us, best 553.6 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 368.1 us, best 688.1 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 368.4 us, best 1213.3 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 384.8 us, best 2732.8 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 569.2 us, best -1.0 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* cublas 357.2 us, best 376.4 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* cublas 364.5 us, best 384.5 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* cublas 365.7 us, best 577.8 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 366.7 us, best 801.1 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 370.6 us, best 1637.3 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 386.1 us, best 3324.6 us */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 570.9 us, best -1.0 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 1, "ism2_s_w1", { 128, 16, 0 } }, /* cublas 7210.4 us, best 920.8 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 2, "ism2_s_w2", { 128, 16, 0 } }, /* cublas 2981.5 us, best 795.5 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 4, "ism2_s_w4", { 256, 8, 0 } }, /* cublas 2599.1 us, best 789.1 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 8, "ism2_s_w8", { 128, 8, 0 } }, /* cublas 1715.9 us, best 811.3 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 16, "ism2_s_w16", { 256, 8, 0 } }, /* cublas 1126.5 us, best 824.2 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 887.0 us, best 1250.0 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1219.2 us, best 2099.3 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 1, "ism2_s_w1", { 128, 16, 0 } }, /* cublas 7205.0 us, best 918.6 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 2, "ism2_s_w2", { 256, 8, 0 } }, /* cublas 6164.3 us, best 795.4 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 4, "ism2_s_w4", { 256, 8, 0 } }, /* cublas 3110.1 us, best 793.8 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 8, "ism2_s_w8", { 256, 4, 0 } }, /* cublas 1587.8 us, best 810.9 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 16, "ism2_s_w16", { 256, 8, 0 } }, /* cublas 1055.8 us, best 822.9 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 854.0 us, best 1251.9 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 965.8 us, best 2110.2 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 1, "ism2_s_w1", { 128, 16, 0 } }, /* cublas 7204.3 us, best 918.0 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 2, "ism2_s_w2", { 256, 8, 0 } }, /* cublas 24870.4 us, best 786.1 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 4, "ism2_s_w4", { 128, 8, 0 } }, /* cublas 3669.7 us, best 797.9 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* cublas 1914.8 us, best 809.2 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 16, "ism2_s_w16", { 256, 2, 0 } }, /* cublas 1332.6 us, best 896.4 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 1141.9 us, best 1611.6 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1244.8 us, best 3303.8 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 1, "ism2_s_w1", { 256, 8, 0 } }, /* cublas 7210.2 us, best 919.4 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 2, "ism2_s_w2", { 256, 8, 0 } }, /* cublas 9195.4 us, best 795.0 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 4, "ism2_s_w4", { 128, 8, 0 } }, /* cublas 4021.2 us, best 797.5 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 8, "ism2_s_w8", { 256, 4, 0 } }, /* cublas 2106.7 us, best 808.3 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 16, "ism2_s_w16", { 256, 2, 0 } }, /* cublas 1389.4 us, best 895.4 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 1125.7 us, best 1608.8 us */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1226.8 us, best 3319.8 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 1, "ism2_d_w1", { 256, 8, 0 } }, /* cublas 3661.1 us, best 765.1 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 2, "ism2_d_w2", { 256, 4, 0 } }, /* cublas 2090.2 us, best 762.8 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 4, "ism2_d_w4", { 256, 4, 0 } }, /* cublas 2310.3 us, best 768.3 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 8, "ism2_d_w8", { 256, 2, 0 } }, /* cublas 1457.3 us, best 752.9 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 16, "ism2_d_w16", { 256, 2, 0 } }, /* cublas 882.8 us, best 754.0 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 775.5 us, best 942.5 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 764.6 us, best 1559.7 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 1, "ism2_d_w1", { 256, 8, 0 } }, /* cublas 3665.0 us, best 764.3 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 2, "ism2_d_w2", { 256, 4, 0 } }, /* cublas 5104.2 us, best 763.7 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 4, "ism2_d_w4", { 256, 4, 0 } }, /* cublas 2649.8 us, best 768.4 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 8, "ism2_d_w8", { 128, 4, 0 } }, /* cublas 1442.0 us, best 752.2 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 16, "ism2_d_w16", { 256, 2, 0 } }, /* cublas 877.7 us, best 752.9 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 773.1 us, best 943.7 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 764.1 us, best 1559.1 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 1, "ism2_d_w1", { 256, 8, 0 } }, /* cublas 3636.7 us, best 764.2 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 2, "ism2_d_w2", { 256, 4, 0 } }, /* cublas 5050.2 us, best 760.3 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 4, "ism2_d_w4", { 256, 8, 0 } }, /* cublas 2638.6 us, best 762.9 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 8, "ism2_d_w8", { 128, 4, 0 } }, /* cublas 1427.8 us, best 770.3 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 864.6 us, best 882.5 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 860.2 us, best 1625.1 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 762.6 us, best 3200.6 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 1, "ism2_d_w1", { 256, 8, 0 } }, /* cublas 3630.4 us, best 762.6 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 2, "ism2_d_w2", { 256, 4, 0 } }, /* cublas 5103.3 us, best 758.2 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 4, "ism2_d_w4", { 256, 4, 0 } }, /* cublas 2656.1 us, best 762.9 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 8, "ism2_d_w8", { 256, 2, 0 } }, /* cublas 1440.7 us, best 761.3 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 885.5 us, best 880.6 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 752.6 us, best 1624.6 us */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 763.3 us, best 3197.8 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 1, "ism2_c_w1", { 128, 16, 0 } }, /* cublas 3873.7 us, best 771.1 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 2, "ism2_c_w2", { 256, 8, 0 } }, /* cublas 6468.3 us, best 767.6 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* cublas 3336.6 us, best 771.9 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 8, "ism2_c_w8", { 128, 4, 0 } }, /* cublas 1780.4 us, best 748.3 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 16, "ism2_c_w16", { 128, 16, 0 } }, /* cublas 1288.9 us, best 993.0 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 1060.1 us, best 1704.8 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1568.3 us, best 3321.0 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 1, "ism2_c_w1", { 256, 8, 0 } }, /* cublas 3869.1 us, best 766.4 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 2, "ism2_c_w2", { 256, 8, 0 } }, /* cublas 6458.5 us, best 768.4 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 4, "ism2_c_w4", { 128, 8, 0 } }, /* cublas 3334.7 us, best 768.7 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 8, "ism2_c_w8", { 256, 2, 0 } }, /* cublas 1778.4 us, best 750.5 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 16, "ism2_c_w16", { 128, 16, 0 } }, /* cublas 1290.7 us, best 986.8 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 1057.2 us, best 1704.4 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1489.0 us, best 3324.4 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 1, "ism2_c_w1", { 256, 8, 0 } }, /* cublas 3865.5 us, best 772.8 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 2, "ism2_c_w2", { 256, 4, 0 } }, /* cublas 6503.7 us, best 766.5 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* cublas 3371.2 us, best 767.9 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 8, "ism2_c_w8", { 256, 2, 0 } }, /* cublas 1769.6 us, best 750.2 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 16, "ism2_c_w16", { 128, 16, 0 } }, /* cublas 1321.1 us, best 1052.2 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 1063.6 us, best 1904.3 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1555.3 us, best 3848.4 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 1, "ism2_c_w1", { 128, 16, 0 } }, /* cublas 3866.1 us, best 767.2 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 2, "ism2_c_w2", { 256, 4, 0 } }, /* cublas 6552.0 us, best 766.0 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 4, "ism2_c_w4", { 256, 4, 0 } }, /* cublas 3395.4 us, best 769.6 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 8, "ism2_c_w8", { 256, 2, 0 } }, /* cublas 1785.4 us, best 749.1 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 16, "ism2_c_w16", { 128, 16, 0 } }, /* cublas 1328.9 us, best 1052.5 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 1060.3 us, best 1906.7 us */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1569.1 us, best 3836.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 1, "ism2_z_w1", { 256, 4, 0 } }, /* cublas 2090.1 us, best 755.4 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 2, "ism2_z_w2", { 128, 16, 0 } }, /* cublas 3248.1 us, best 763.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 4, "ism2_z_w4", { 256, 4, 0 } }, /* cublas 1862.1 us, best 762.0 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 8, "ism2_z_w8", { 256, 8, 0 } }, /* cublas 1171.9 us, best 773.2 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 806.7 us, best 879.7 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 891.4 us, best 1248.7 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1123.6 us, best 2228.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 1, "ism2_z_w1", { 256, 4, 0 } }, /* cublas 2092.4 us, best 754.7 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 2, "ism2_z_w2", { 256, 8, 0 } }, /* cublas 3282.1 us, best 765.9 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 4, "ism2_z_w4", { 256, 4, 0 } }, /* cublas 1845.2 us, best 761.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 8, "ism2_z_w8", { 256, 8, 0 } }, /* cublas 1154.0 us, best 764.0 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 808.3 us, best 880.0 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 879.7 us, best 1245.7 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1125.0 us, best 2224.5 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 1, "ism2_z_w1", { 256, 4, 0 } }, /* cublas 2091.0 us, best 754.2 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 2, "ism2_z_w2", { 256, 4, 0 } }, /* cublas 3311.7 us, best 763.5 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 4, "ism2_z_w4", { 256, 4, 0 } }, /* cublas 1860.0 us, best 759.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 8, "ism2_z_w8", { 256, 2, 0 } }, /* cublas 1169.0 us, best 811.4 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 797.2 us, best 1006.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 871.6 us, best 1713.4 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1094.7 us, best 3337.9 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 1, "ism2_z_w1", { 256, 4, 0 } }, /* cublas 2095.6 us, best 755.5 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 2, "ism2_z_w2", { 256, 4, 0 } }, /* cublas 3303.6 us, best 766.4 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 4, "ism2_z_w4", { 256, 4, 0 } }, /* cublas 1857.1 us, best 758.3 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 8, "ism2_z_w8", { 128, 4, 0 } }, /* cublas 1171.2 us, best 812.0 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 796.6 us, best 1005.8 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 873.8 us, best 1708.6 us */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1137.1 us, best 3335.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 1, "tsmttsm_s_nn_w1_ring", { 0, 2, 0 } }, /* cublas 936.9 us, best 787.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 2, "tsmttsm_s_nn_w2_ring", { 0, 4, 0 } }, /* cublas 9409.2 us, best 790.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 4, "tsmttsm_s_nn_w4_ring", { 0, 4, 0 } }, /* cublas 4863.6 us, best 792.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 8, "tsmttsm_s_nn_w8_ring", { 0, 2, 0 } }, /* cublas 2594.2 us, best 806.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 16, "tsmttsm_s_nn_w16_regs", { 0, 0, 0 } }, /* cublas 1505.5 us, best 884.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 32, "tsmttsm_s_nn_w32_ring", { 0, 2, 0 } }, /* cublas 2204.4 us, best 1268.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1073.8 us, best 1515.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 1, "tsmttsm_s_nt_w1_ring", { 0, 2, 0 } }, /* cublas 935.2 us, best 794.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 2, "tsmttsm_s_nt_w2_ring", { 0, 2, 0 } }, /* cublas 9488.0 us, best 792.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 4, "tsmttsm_s_nt_w4_ring", { 0, 4, 0 } }, /* cublas 4814.3 us, best 796.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 8, "tsmttsm_s_nt_w8_ring", { 0, 4, 0 } }, /* cublas 2513.9 us, best 821.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 16, "tsmttsm_s_nt_w16_regs", { 0, 4, 0 } }, /* cublas 1421.0 us, best 885.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 32, "tsmttsm_s_nt_w32_regs", { 0, 0, 0 } }, /* cublas 1712.9 us, best 1190.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1001.9 us, best 1544.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 1, "tsmttsm_s_tn_w1_ring", { 0, 2, 0 } }, /* cublas 885.2 us, best 788.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 2, "tsmttsm_s_tn_w2_ring", { 0, 4, 0 } }, /* cublas 9057.4 us, best 788.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 4, "tsmttsm_s_tn_w4_ring", { 0, 2, 0 } }, /* cublas 4793.8 us, best 795.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 8, "tsmttsm_s_tn_w8_ring", { 0, 2, 0 } }, /* cublas 2672.1 us, best 821.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 16, "tsmttsm_s_tn_w16_regs", { 0, 0, 0 } }, /* cublas 1572.1 us, best 898.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 32, "tsmttsm_s_tn_w32_regs", { 0, 0, 0 } }, /* cublas 1746.4 us, best 1274.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 64, "tsmttsm_s_tn_w64_regs", { 0, 1, 0 } }, /* cublas 2377.9 us, best 1528.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 1, "tsmttsm_s_tt_w1_ring", { 0, 2, 0 } }, /* cublas 887.2 us, best 790.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 2, "tsmttsm_s_tt_w2_ring", { 0, 4, 0 } }, /* cublas 9227.6 us, best 796.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 4, "tsmttsm_s_tt_w4_ring", { 0, 0, 0 } }, /* cublas 4744.5 us, best 798.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 8, "tsmttsm_s_tt_w8_ring", { 0, 4, 0 } }, /* cublas 2552.8 us, best 822.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 16, "tsmttsm_s_tt_w16_regs", { 0, 0, 0 } }, /* cublas 1462.3 us, best 880.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 1138.8 us, best 1211.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1038.4 us, best 1564.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 1, "tsmttsm_d_nn_w1_regs", { 0, 4, 0 } }, /* cublas 904.1 us, best 749.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 2, "tsmttsm_d_nn_w2_regs", { 0, 4, 0 } }, /* cublas 3273.4 us, best 751.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 4, "tsmttsm_d_nn_w4_ring", { 0, 2, 0 } }, /* cublas 1666.2 us, best 747.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 8, "tsmttsm_d_nn_w8_ring", { 0, 2, 0 } }, /* cublas 885.0 us, best 746.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 736.6 us, best 762.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 720.4 us, best 944.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 879.4 us, best 1291.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 1, "tsmttsm_d_nt_w1_regs", { 0, 4, 0 } }, /* cublas 904.2 us, best 750.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 2, "tsmttsm_d_nt_w2_regs", { 0, 4, 0 } }, /* cublas 3696.3 us, best 754.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 4, "tsmttsm_d_nt_w4_ring", { 0, 4, 0 } }, /* cublas 1718.1 us, best 785.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 8, "tsmttsm_d_nt_w8_ring", { 0, 2, 0 } }, /* cublas 917.4 us, best 752.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 741.1 us, best 754.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 715.5 us, best 939.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 740.3 us, best 1287.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 1, "tsmttsm_d_tn_w1_regs", { 0, 0, 0 } }, /* cublas 906.3 us, best 747.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 2, "tsmttsm_d_tn_w2_regs", { 0, 4, 0 } }, /* cublas 3251.7 us, best 768.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 4, "tsmttsm_d_tn_w4_ring", { 0, 2, 0 } }, /* cublas 1641.3 us, best 745.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 8, "tsmttsm_d_tn_w8_ring", { 0, 0, 0 } }, /* cublas 850.9 us, best 748.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 737.0 us, best 783.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 720.4 us, best 930.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 839.5 us, best 1329.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 1, "tsmttsm_d_tt_w1_regs", { 0, 0, 0 } }, /* cublas 898.4 us, best 744.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 2, "tsmttsm_d_tt_w2_regs", { 0, 0, 0 } }, /* cublas 3262.8 us, best 748.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 4, "tsmttsm_d_tt_w4_ring", { 0, 0, 0 } }, /* cublas 1665.1 us, best 748.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 8, "tsmttsm_d_tt_w8_ring", { 0, 2, 0 } }, /* cublas 874.6 us, best 749.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 737.6 us, best 759.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 715.0 us, best 947.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 752.6 us, best 1317.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 1, "tsmttsm_c_nn_w1_regs", { 0, 4, 0 } }, /* cublas 892.3 us, best 745.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 2, "tsmttsm_c_nn_w2_ring", { 0, 2, 0 } }, /* cublas 5952.3 us, best 754.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 4, "tsmttsm_c_nn_w4_ring", { 0, 0, 0 } }, /* cublas 3407.0 us, best 752.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 8, "tsmttsm_c_nn_w8_ring", { 0, 2, 0 } }, /* cublas 2149.4 us, best 758.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 16, "tsmttsm_c_nn_w16_regs", { 0, 2, 0 } }, /* cublas 1740.8 us, best 826.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 1023.8 us, best 1164.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1371.2 us, best 1967.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 1, "tsmttsm_c_nt_w1_regs", { 0, 4, 0 } }, /* cublas 890.1 us, best 745.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 2, "tsmttsm_c_nt_w2_ring", { 0, 2, 0 } }, /* cublas 8432.3 us, best 752.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 4, "tsmttsm_c_nt_w4_ring", { 0, 2, 0 } }, /* cublas 4723.7 us, best 750.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 8, "tsmttsm_c_nt_w8_ring", { 0, 2, 0 } }, /* cublas 2809.8 us, best 755.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 16, "tsmttsm_c_nt_w16_regs", { 0, 2, 0 } }, /* cublas 1999.4 us, best 805.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 981.7 us, best 1149.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1356.2 us, best 1940.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 1, "tsmttsm_c_tn_w1_regs", { 0, 4, 0 } }, /* cublas 812.7 us, best 745.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 2, "tsmttsm_c_tn_w2_ring", { 0, 1, 0 } }, /* cublas 6395.5 us, best 754.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 4, "tsmttsm_c_tn_w4_ring", { 0, 2, 0 } }, /* cublas 3717.8 us, best 749.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 8, "tsmttsm_c_tn_w8_ring", { 0, 2, 0 } }, /* cublas 2359.9 us, best 755.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 16, "tsmttsm_c_tn_w16_regs", { 0, 0, 0 } }, /* cublas 1826.8 us, best 870.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 1076.6 us, best 1218.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 1447.6 us, best 2021.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 1, "tsmttsm_c_tt_w1_regs", { 0, 0, 0 } }, /* cublas 792.2 us, best 744.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 2, "tsmttsm_c_tt_w2_ring", { 0, 2, 0 } }, /* cublas 6871.6 us, best 754.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 4, "tsmttsm_c_tt_w4_ring", { 0, 2, 0 } }, /* cublas 3867.1 us, best 751.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 8, "tsmttsm_c_tt_w8_ring", { 0, 0, 0 } }, /* cublas 2378.7 us, best 758.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 16, "tsmttsm_c_tt_w16_regs", { 0, 2, 0 } }, /* cublas 1795.0 us, best 832.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 1062.7 us, best 1190.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 1390.3 us, best 1971.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 1, "tsmttsm_z_nn_w1_regs", { 0, 4, 0 } }, /* cublas 1039.7 us, best 757.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 2, "tsmttsm_z_nn_w2_regs", { 0, 0, 0 } }, /* cublas 2083.3 us, best 768.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 4, "tsmttsm_z_nn_w4_regs", { 0, 0, 0 } }, /* cublas 1273.2 us, best 804.5 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 803.6 us, best 831.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 717.9 us, best 918.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 738.5 us, best 1211.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 799.8 us, best 1904.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 1, "tsmttsm_z_nt_w1_regs", { 0, 4, 0 } }, /* cublas 927.7 us, best 745.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 2, "tsmttsm_z_nt_w2_ring", { 0, 2, 0 } }, /* cublas 2485.3 us, best 750.9 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 4, "tsmttsm_z_nt_w4_ring", { 0, 2, 0 } }, /* cublas 1295.1 us, best 745.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 795.9 us, best 784.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 716.2 us, best 797.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 734.8 us, best 1077.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 784.6 us, best 1775.4 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 1, "tsmttsm_z_tn_w1_regs", { 0, 4, 0 } }, /* cublas 823.9 us, best 747.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 2, "tsmttsm_z_tn_w2_regs", { 0, 0, 0 } }, /* cublas 1932.4 us, best 753.0 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 4, "tsmttsm_z_tn_w4_regs", { 0, 0, 0 } }, /* cublas 1205.4 us, best 827.2 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* cublas 809.7 us, best 977.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* cublas 724.0 us, best 1221.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* cublas 720.3 us, best 1449.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* cublas 814.2 us, best 2054.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 1, "tsmttsm_z_tt_w1_regs", { 0, 4, 0 } }, /* cublas 824.8 us, best 747.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 2, "tsmttsm_z_tt_w2_regs", { 0, 0, 0 } }, /* cublas 2397.2 us, best 753.7 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 4, "tsmttsm_z_tt_w4_regs", { 0, 1, 0 } }, /* cublas 1215.6 us, best 807.1 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* cublas 803.7 us, best 832.8 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* cublas 712.5 us, best 933.6 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* cublas 736.9 us, best 1265.3 us */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* cublas 806.5 us, best 1877.5 us */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.91 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.80 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.25 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.99 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.80 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.44 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.34 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.03 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 2, "tsm2_s_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.63 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 4, "tsm2_s_w4", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.54 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 8, "tsm2_s_w8", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.46 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 16, "tsm2_s_w16", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.08 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.54 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.22 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.03 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 2, "tsm2_s_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.58 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 4, "tsm2_s_w4", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.48 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 8, "tsm2_s_w8", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.23 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.56 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.21 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.06 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.68 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.31 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.16 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.92 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.23 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.75 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.98 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.34 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.19 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.10 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.73 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.91 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.46 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.21 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.09 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.05 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 2, "tsm2_c_w2", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.17 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.68 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.36 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.42 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 2, "tsm2_c_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.15 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.92 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.66 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.39 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.36 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.43 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.91 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 2, "tsm2_c_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.60 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 4, "tsm2_c_w4", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.60 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 8, "tsm2_c_w8", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.23 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.34 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.28 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.91 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 2, "tsm2_c_w2", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.53 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 4, "tsm2_c_w4", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.51 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.03 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.19 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.14 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.69 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.63 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.63 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.51 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.30 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.72 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.67 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.66 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.51 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.30 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.95 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.26 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.15 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.38 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.18 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.12 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 1, "ism2_s_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 7.83 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 2, "ism2_s_w2", { 128, 16, 0 } }, /* worst speedup over cuBLAS 3.76 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 4, "ism2_s_w4", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.30 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.12 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.26 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.68 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.58 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 1, "ism2_s_w1", { 256, 8, 0 } }, /* worst speedup over cuBLAS 7.83 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 2, "ism2_s_w2", { 128, 16, 0 } }, /* worst speedup over cuBLAS 7.75 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 4, "ism2_s_w4", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.94 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.97 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 16, "ism2_s_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.17 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.65 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.46 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 1, "ism2_s_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 7.82 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 2, "ism2_s_w2", { 256, 8, 0 } }, /* worst speedup over cuBLAS 31.38 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 4, "ism2_s_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.59 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.34 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 16, "ism2_s_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.49 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 1, "ism2_s_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 7.82 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 2, "ism2_s_w2", { 256, 8, 0 } }, /* worst speedup over cuBLAS 11.72 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 4, "ism2_s_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 5.04 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.62 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.56 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 1, "ism2_d_w1", { 256, 8, 0 } }, /* worst speedup over cuBLAS 4.75 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.75 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 4, "ism2_d_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.00 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 8, "ism2_d_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.93 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.63 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.32 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 1, "ism2_d_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 4.75 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.70 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 4, "ism2_d_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.46 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 8, "ism2_d_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.92 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.62 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.32 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 1, "ism2_d_w1", { 256, 8, 0 } }, /* worst speedup over cuBLAS 4.74 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.66 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 4, "ism2_d_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.44 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 8, "ism2_d_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.86 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.22 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 1, "ism2_d_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 4.71 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.71 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 4, "ism2_d_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.46 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 8, "ism2_d_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.87 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.42 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.22 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 1, "ism2_c_w1", { 256, 8, 0 } }, /* worst speedup over cuBLAS 5.04 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 2, "ism2_c_w2", { 256, 8, 0 } }, /* worst speedup over cuBLAS 8.43 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.37 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 8, "ism2_c_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.38 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 16, "ism2_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.30 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.62 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.47 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 1, "ism2_c_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 5.08 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 2, "ism2_c_w2", { 256, 8, 0 } }, /* worst speedup over cuBLAS 8.41 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 4, "ism2_c_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.34 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 8, "ism2_c_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.37 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 16, "ism2_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.30 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.62 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 1, "ism2_c_w1", { 128, 16, 0 } }, /* worst speedup over cuBLAS 5.05 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 8.52 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 4, "ism2_c_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.38 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 8, "ism2_c_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.37 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 16, "ism2_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.26 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.56 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.40 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 1, "ism2_c_w1", { 256, 8, 0 } }, /* worst speedup over cuBLAS 5.03 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 2, "ism2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 8.56 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.51 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 8, "ism2_c_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.38 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 16, "ism2_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.26 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.56 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 1, "ism2_z_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.76 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 2, "ism2_z_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.25 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 4, "ism2_z_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 2.45 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 8, "ism2_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.54 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.54 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.29 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 2.77 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 2, "ism2_z_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.29 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 4, "ism2_z_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.42 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 8, "ism2_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.52 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.54 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.29 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 2.76 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.32 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 4, "ism2_z_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.44 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 8, "ism2_z_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.45 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.43 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.26 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 1, "ism2_z_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.76 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 2, "ism2_z_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.35 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 4, "ism2_z_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.44 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 8, "ism2_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.44 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.43 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.27 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 1, "tsmttsm_s_nn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 2, "tsmttsm_s_nn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 11.93 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 4, "tsmttsm_s_nn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.15 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 8, "tsmttsm_s_nn_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.25 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 16, "tsmttsm_s_nn_w16_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.70 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 32, "tsmttsm_s_nn_w32_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.74 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 1, "tsmttsm_s_nt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 2, "tsmttsm_s_nt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 11.99 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 4, "tsmttsm_s_nt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.09 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 8, "tsmttsm_s_nt_w8_ring", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.10 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 16, "tsmttsm_s_nt_w16_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.63 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 32, "tsmttsm_s_nt_w32_regs", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.45 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.65 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 1, "tsmttsm_s_tn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.12 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 2, "tsmttsm_s_tn_w2_ring", { 0, 4, 0 } }, /* worst speedup over cuBLAS 11.55 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 4, "tsmttsm_s_tn_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.08 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 8, "tsmttsm_s_tn_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.26 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 16, "tsmttsm_s_tn_w16_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.76 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 32, "tsmttsm_s_tn_w32_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.35 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 64, "tsmttsm_s_tn_w64_regs", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.55 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 1, "tsmttsm_s_tt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.11 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 2, "tsmttsm_s_tt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 11.63 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 4, "tsmttsm_s_tt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 5.97 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 8, "tsmttsm_s_tt_w8_ring", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.09 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 16, "tsmttsm_s_tt_w16_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.65 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.95 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.67 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 1, "tsmttsm_d_nn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.20 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 2, "tsmttsm_d_nn_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.36 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 4, "tsmttsm_d_nn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.21 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 8, "tsmttsm_d_nn_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.17 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.67 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 1, "tsmttsm_d_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.20 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 2, "tsmttsm_d_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.89 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 4, "tsmttsm_d_nt_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.23 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 8, "tsmttsm_d_nt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.01 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.58 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 1, "tsmttsm_d_tn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 2, "tsmttsm_d_tn_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.24 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 4, "tsmttsm_d_tn_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.16 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 8, "tsmttsm_d_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.12 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.94 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.64 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 1, "tsmttsm_d_tt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.20 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 2, "tsmttsm_d_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.32 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 4, "tsmttsm_d_tt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.20 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 8, "tsmttsm_d_tt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.15 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.76 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.57 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 1, "tsmttsm_c_nn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 2, "tsmttsm_c_nn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 7.81 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 4, "tsmttsm_c_nn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.49 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 8, "tsmttsm_c_nn_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.83 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 16, "tsmttsm_c_nn_w16_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.12 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 1, "tsmttsm_c_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 2, "tsmttsm_c_nt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 11.11 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 4, "tsmttsm_c_nt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.26 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 8, "tsmttsm_c_nt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.67 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 16, "tsmttsm_c_nt_w16_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.49 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 1, "tsmttsm_c_tn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.08 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 2, "tsmttsm_c_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 8.32 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 4, "tsmttsm_c_tn_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 4.92 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 8, "tsmttsm_c_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.12 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 16, "tsmttsm_c_tn_w16_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.11 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 1, "tsmttsm_c_tt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.05 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 2, "tsmttsm_c_tt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 8.91 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 4, "tsmttsm_c_tt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 5.09 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 8, "tsmttsm_c_tt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.13 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 16, "tsmttsm_c_tt_w16_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.16 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 1, "tsmttsm_z_nn_w1_ring", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.37 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 2, "tsmttsm_z_nn_w2_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.63 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 4, "tsmttsm_z_nn_w4_regs", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.53 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.42 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 1, "tsmttsm_z_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.24 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 2, "tsmttsm_z_nt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.29 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 4, "tsmttsm_z_nt_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.70 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.01 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.69 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.44 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 1, "tsmttsm_z_tn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.09 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 2, "tsmttsm_z_tn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.52 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 4, "tsmttsm_z_tn_w4_regs", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.47 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.51 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.40 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 1, "tsmttsm_z_tt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.09 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 2, "tsmttsm_z_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.14 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 4, "tsmttsm_z_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.50 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.43 */
 };
 const size_t tsk_tuning_sm90_nrows = sizeof tsk_tuning_sm90 / sizeof tsk_tuning_sm90[0];

@@ -1,16 +1,23 @@
 /* TSM2: C = alpha P Q + beta C with P long x long (nl x nk) and Q nk x nw,
  * nw <= W (see tsk_view.cuh for P, Q and the mirror).  A block covers all
  * nw columns of its rows, so P, the only large operand, is read exactly
- * once; Q streams through shared memory in double-buffered k tiles
- * (cp.async), and the next tile of P is loaded into registers while the
+ * once; Q streams through shared memory in double-buffered k pieces
+ * (cp.async), and the next piece of P is loaded into registers while the
  * current one is multiplied (leap frogging).
  *
  * Two thread mappings, chosen by which stride of P is 1:
- *  - rows unit (A 'N'): lane = row, warps split each k tile; the warps'
- *    partial sums meet in shared memory at the end (a fixed order, so the
- *    result is deterministic);
- *  - k unit (A 'T'/'C'): warps own rows, lanes read 32 consecutive k values
- *    (coalesced); a warp butterfly sums the lanes at the end. */
+ *  - rows unit (A 'N'): lane = row; the warps of a block take turns over
+ *    k, each with its own buffers of Q (no block barrier in the loop), and
+ *    their partial sums meet in shared memory at the end in warp order;
+ *    when the rows alone give too few blocks to fill the GPU, k is split
+ *    over blocks as well and tsk_sum_partials adds the ranges in order
+ *    (results stay deterministic);
+ *  - k unit (A 'T'/'C'): warps own rows, each lane reads a 16-byte vector of
+ *    consecutive k values (coalesced); a warp butterfly sums the lanes at
+ *    the end.
+ * Q is read from shared memory in 16-byte vectors: one load feeds R rows
+ * times the vector's elements of multiply-adds, so shared-memory issue does
+ * not bound the wide cells. */
 #include <cuda_pipeline_primitives.h>
 #include "tsk_view.cuh"
 
@@ -18,63 +25,144 @@ namespace {
 
 extern __shared__ double2 tsm2_smem[];
 
-/* Loads of P in flight per thread (KU steps of R rows): about 128 bytes,
- * enough with a few hundred threads per SM to cover the memory latency;
- * within [LO, HI] and at most SMEM_CAP (the Q tile grows with KU). */
-template <typename T, int R, int LO, int HI, int SMEM_CAP> struct tsm2_depth {
-    static const int want = 128 / (R * (int)sizeof(T));
-    static const int clamped = want < LO ? LO : (want > HI ? HI : want);
-    static const int value = clamped > SMEM_CAP ? (SMEM_CAP < 1 ? 1 : SMEM_CAP) : clamped;
+/* Elements of T in one 16-byte vector, at most W (a narrower row of Q is
+ * read whole). */
+template <typename T, int W> struct tsm2_vec {
+    static const int full = 16 / (int)sizeof(T);
+    static const int value = W < full ? W : full;
 };
 
-/* Copies the tk x W tile of Q at kk0 into shared memory, zeros outside Q
- * (k tail, j >= nw) so the multiply needs no masks.  K_FAST: qs[j * tk + kk]
- * (lanes read consecutive k, conflict-free); otherwise qs[kk * W + j] (a warp
- * reads one row of W, broadcast and vectorisable). */
-template <typename T, int W, bool K_FAST>
-__device__ __forceinline__ void tsm2_stage_q(T *qs, int tk, const tsk_view &v, int64_t kk0)
+template <int BYTES> struct tsm2_raw;
+template <> struct tsm2_raw<4> { typedef unsigned int type; };
+template <> struct tsm2_raw<8> { typedef uint2 type; };
+template <> struct tsm2_raw<16> { typedef uint4 type; };
+
+/* N consecutive elements at p, aligned to their total size, in one load:
+ * from shared memory, or streamed from global memory (read once). */
+template <typename T, int N> __device__ __forceinline__ void tsm2_ld_shared(T (&x)[N], const T *p)
 {
+    typedef typename tsm2_raw<N * sizeof(T)>::type raw;
+    raw r = *reinterpret_cast<const raw *>(p);
+    memcpy(x, &r, sizeof r);
+}
+
+template <typename T, int N> __device__ __forceinline__ void tsm2_ld_stream(T (&x)[N], const T *p)
+{
+    typedef typename tsm2_raw<N * sizeof(T)>::type raw;
+    raw r = __ldcs(reinterpret_cast<const raw *>(p));
+    memcpy(x, &r, sizeof r);
+}
+
+/* Loads of P in flight per thread (KU steps of R rows): about 128 bytes,
+ * enough with a few hundred threads per SM to cover the memory latency;
+ * within [LO, HI] and at most CAP (the Q tile grows with KU, and the
+ * prefetched copy must leave room for the accumulators). */
+template <typename T, int R, int LO, int HI, int CAP> struct tsm2_depth {
+    static const int want = 128 / (R * (int)sizeof(T));
+    static const int clamped = want < LO ? LO : (want > HI ? HI : want);
+    static const int value = clamped > CAP ? (CAP < 1 ? 1 : CAP) : clamped;
+};
+
+/* K-unit staging: the block copies the TK x W tile of Q at kk0 into shared
+ * memory as qs[j * TK + kk] (lanes then read consecutive k, conflict-free),
+ * zeros outside Q.  Columns of Q that are contiguous and 16-byte aligned
+ * (B 'N' with an aligned ldb) go in 16-byte copies; the k tail and other
+ * layouts element by element. */
+template <typename T, int W, int TK>
+__device__ __forceinline__ void tsm2_stage_block(T *qs, const tsk_view &v, int64_t kk0)
+{
+    const int VK = tsm2_vec<T, 64>::value;
     const T *q = (const T *)v.q;
-    bool k_unit = v.q_sk == 1;
-    for (int e = threadIdx.x; e < tk * W; e += blockDim.x) {
-        int kl = k_unit ? e % tk : e / W;
-        int j = k_unit ? e / tk : e % W;
-        int64_t kk = kk0 + kl;
-        T *dst = K_FAST ? qs + j * tk + kl : qs + kl * W + j;
-        if (kk < v.nk && j < v.nw)
-            __pipeline_memcpy_async(dst, q + kk * v.q_sk + j * v.q_sj, sizeof(T));
-        else
-            *dst = tsk_zero<T>();
+    if (v.q_sk == 1 && (uintptr_t)q % 16 == 0 && v.q_sj % VK == 0) {
+        for (int e = threadIdx.x; e < TK / VK * W; e += blockDim.x) {
+            int kl = e % (TK / VK) * VK, j = e / (TK / VK);
+            int64_t kk = kk0 + kl;
+            T *dst = qs + j * TK + kl;
+            if (j < v.nw && kk + VK <= v.nk) {
+                __pipeline_memcpy_async(dst, q + kk + j * v.q_sj, 16);
+            } else {
+#pragma unroll
+                for (int x = 0; x < VK; x++)
+                    dst[x] = j < v.nw && kk + x < v.nk ? q[kk + x + j * v.q_sj] : tsk_zero<T>();
+            }
+        }
+    } else {
+        const bool k_fast = v.q_sk == 1;
+        for (int e = threadIdx.x; e < TK * W; e += blockDim.x) {
+            int kl = k_fast ? e % TK : e / W;
+            int j = k_fast ? e / TK : e % W;
+            int64_t kk = kk0 + kl;
+            T *dst = qs + j * TK + kl;
+            if (kk < v.nk && j < v.nw)
+                __pipeline_memcpy_async(dst, q + kk * v.q_sk + j * v.q_sj, sizeof(T));
+            else
+                *dst = tsk_zero<T>();
+        }
     }
     __pipeline_commit();
 }
 
-/* Rows-unit mapping: thread (lane, warp) owns rows row0 + r * 32 + lane and
- * k values tile + warp * KU + u. */
-template <typename T, int W, int R, int KU>
-__device__ __forceinline__ void tsm2_li_load(T (&a)[R][KU], const tsk_view &v, int64_t row0, int64_t kk0)
+/* Rows-unit staging: one warp copies the KU x W piece of Q at kk0 into its
+ * own shared rows qs[kl * W + j] (each row of W is then read whole, as a
+ * broadcast), zeros outside Q.  Lanes walk Q's unit stride so the global
+ * reads coalesce; KU and W are powers of two, so the index split is shifts.
+ * Only this warp reads the piece: no block barrier is needed. */
+template <typename T, int W, int KU>
+__device__ __forceinline__ void tsm2_stage_warp(T *qs, const tsk_view &v, int64_t kk0, int64_t kend, int lane)
+{
+    const T *q = (const T *)v.q;
+    const bool k_fast = v.q_sk == 1;
+#pragma unroll
+    for (int e0 = 0; e0 < KU * W; e0 += 32) {
+        int e = e0 + lane;
+        if (e < KU * W) {
+            int kl = k_fast ? e % KU : e / W;
+            int j = k_fast ? e / KU : e % W;
+            int64_t kk = kk0 + kl;
+            T *dst = qs + kl * W + j;
+            if (kk < kend && j < v.nw)
+                __pipeline_memcpy_async(dst, q + kk * v.q_sk + j * v.q_sj, sizeof(T));
+            else
+                *dst = tsk_zero<T>();
+        }
+    }
+    __pipeline_commit();
+}
+
+/* Rows-unit loads: thread `lane` owns rows row0 + r * 32 + lane; k values
+ * kk0 .. kk0 + KU - 1, below kend. */
+template <typename T, int R, int KU>
+__device__ __forceinline__ void tsm2_li_load(T (&a)[R][KU], const tsk_view &v, int64_t row0, int64_t kk0,
+                                             int64_t kend, int lane)
 {
     const T *p = (const T *)v.p;
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
 #pragma unroll
     for (int u = 0; u < KU; u++) {
-        int64_t kk = kk0 + warp * KU + u;
+        int64_t kk = kk0 + u;
 #pragma unroll
         for (int r = 0; r < R; r++) {
             int64_t i = row0 + r * 32 + lane;
-            a[r][u] = i < v.nl && kk < v.nk ? tsk_conj(__ldcs(p + i + kk * v.p_sk), v.p_conj) : tsk_zero<T>();
+            a[r][u] = i < v.nl && kk < kend ? tsk_conj(__ldcs(p + i + kk * v.p_sk), v.p_conj) : tsk_zero<T>();
         }
     }
 }
 
+/* The warps of a block share its 32 R rows and take turns over its range of
+ * k (blockIdx.y: [y kc, y kc + kc)) in pieces of KU (warp w: pieces w,
+ * w + nwarp, ...), each with a private double buffer of Q, so they never
+ * wait for one another until the final sum.  With one range the block
+ * updates C; with several it writes its partial sums to ws[y] (rows of the
+ * view fastest) for tsk_sum_partials. */
 template <typename T, int W, int R, int KU>
-__global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s)
+__global__ void __launch_bounds__(tsk_max_threads<T, W>::value)
+    tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc)
 {
-    T *qs = reinterpret_cast<T *>(tsm2_smem);
+    const int N = tsm2_vec<T, W>::value;
     const int nwarp = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int tk = nwarp * KU;
+    T *qs = reinterpret_cast<T *>(tsm2_smem) + warp * 2 * KU * W;
     const int64_t row0 = blockIdx.x * (int64_t)(32 * R);
-    const int64_t ntile = (v.nk + tk - 1) / tk;
+    const int64_t kbeg = blockIdx.y * kc, kend = kbeg + kc < v.nk ? kbeg + kc : v.nk;
+    const int64_t npiece = (kend - kbeg + KU - 1) / KU;
 
     T acc[R][W], a[R][KU];
 #pragma unroll
@@ -83,29 +171,39 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_rows_unit(t
         for (int j = 0; j < W; j++)
             acc[r][j] = tsk_zero<T>();
 
-    tsm2_stage_q<T, W, false>(qs, tk, v, 0);
-    tsm2_li_load<T, W, R, KU>(a, v, row0, 0);
-    for (int64_t t = 0; t < ntile; t++) {
-        const T *cur = qs + (t & 1) * tk * W;
+    int buf = 0;
+    if (warp < npiece) {
+        tsm2_stage_warp<T, W, KU>(qs, v, kbeg + warp * (int64_t)KU, kend, lane);
+        tsm2_li_load<T, R, KU>(a, v, row0, kbeg + warp * (int64_t)KU, kend, lane);
+    }
+    for (int64_t t = warp; t < npiece; t += nwarp, buf ^= 1) {
+        const T *cur = qs + buf * KU * W;
+        const int64_t next = t + nwarp;
         T an[R][KU];
-        if (t + 1 < ntile) {
-            tsm2_stage_q<T, W, false>(qs + ((t + 1) & 1) * tk * W, tk, v, (t + 1) * tk);
-            tsm2_li_load<T, W, R, KU>(an, v, row0, (t + 1) * tk);
+        if (next < npiece) {
+            tsm2_stage_warp<T, W, KU>(qs + (buf ^ 1) * KU * W, v, kbeg + next * KU, kend, lane);
+            tsm2_li_load<T, R, KU>(an, v, row0, kbeg + next * KU, kend, lane);
             __pipeline_wait_prior(1);
         } else {
             __pipeline_wait_prior(0);
         }
-        __syncthreads();
+        __syncwarp();
 #pragma unroll
         for (int u = 0; u < KU; u++)
 #pragma unroll
-            for (int j = 0; j < W; j++) {
-                T b = tsk_conj(cur[(warp * KU + u) * W + j], v.q_conj);
+            for (int j0 = 0; j0 < W; j0 += N) {
+                T b[N];
+                tsm2_ld_shared<T, N>(b, cur + u * W + j0);
 #pragma unroll
-                for (int r = 0; r < R; r++)
-                    acc[r][j] = tsk_fma(a[r][u], b, acc[r][j]);
+                for (int x = 0; x < N; x++) {
+                    T q = tsk_conj(b[x], v.q_conj);
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        acc[r][j0 + x] = tsk_fma(a[r][u], q, acc[r][j0 + x]);
+                }
             }
-        __syncthreads();
+        /* Every lane has read `cur` before the next piece overwrites it. */
+        __syncwarp();
 #pragma unroll
         for (int r = 0; r < R; r++)
 #pragma unroll
@@ -114,7 +212,8 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_rows_unit(t
     }
 
     /* Sum the warps' partials in warp order: red[j][row in block]. */
-    T *red = qs;
+    T *red = reinterpret_cast<T *>(tsm2_smem);
+    __syncthreads();
     for (int w2 = 0; w2 < nwarp; w2++) {
         if (warp == w2)
 #pragma unroll
@@ -127,30 +226,45 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_rows_unit(t
         __syncthreads();
     }
     T *c = (T *)v.c;
-    bool i_unit = v.c_si == 1;
+    bool i_unit = ws || v.c_si == 1;
     for (int e = threadIdx.x; e < 32 * R * W; e += blockDim.x) {
         int rl = i_unit ? e % (32 * R) : e / W;
         int j = i_unit ? e / (32 * R) : e % W;
         int64_t i = row0 + rl;
-        if (i < v.nl && j < v.nw)
+        if (i >= v.nl || j >= v.nw)
+            continue;
+        if (ws)
+            ws[(blockIdx.y * v.nw + j) * v.nl + i] = red[j * (32 * R) + rl];
+        else
             tsk_update(c + i * v.c_si + j * v.c_sj, red[j * (32 * R) + rl], s);
     }
 }
 
-/* K-unit mapping: warp w owns rows row0 + w * R + r; lane reads k values
- * tile + u * 32 + lane. */
-template <typename T, int W, int R, int KU>
-__device__ __forceinline__ void tsm2_lk_load(T (&a)[R][KU], const tsk_view &v, int64_t row0, int64_t kk0)
+/* K-unit mapping: warp w owns rows row0 + w * R + r; lane reads the VK
+ * consecutive k values tile + (u * 32 + lane) * VK as one vector (rows of P
+ * start 16-byte aligned, checked at launch); the k tail is read by element. */
+template <typename T, int R, int KU, int VK>
+__device__ __forceinline__ void tsm2_lk_load(T (&a)[R][KU][VK], const tsk_view &v, int64_t row0, int64_t kk0)
 {
     const T *p = (const T *)v.p;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
 #pragma unroll
     for (int u = 0; u < KU; u++) {
-        int64_t kk = kk0 + u * 32 + lane;
+        int64_t kk = kk0 + (int64_t)(u * 32 + lane) * VK;
 #pragma unroll
         for (int r = 0; r < R; r++) {
             int64_t i = row0 + warp * R + r;
-            a[r][u] = i < v.nl && kk < v.nk ? tsk_conj(__ldcs(p + i * v.p_si + kk), v.p_conj) : tsk_zero<T>();
+            const T *row = p + i * v.p_si;
+            if (i < v.nl && kk + VK <= v.nk) {
+                tsm2_ld_stream<T, VK>(a[r][u], row + kk);
+            } else {
+#pragma unroll
+                for (int x = 0; x < VK; x++)
+                    a[r][u][x] = i < v.nl && kk + x < v.nk ? __ldcs(row + kk + x) : tsk_zero<T>();
+            }
+#pragma unroll
+            for (int x = 0; x < VK; x++)
+                a[r][u][x] = tsk_conj(a[r][u][x], v.p_conj);
         }
     }
 }
@@ -159,26 +273,27 @@ template <typename T, int W, int R, int KU>
 __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_view v, tsk_scalars<T> s)
 {
     T *qs = reinterpret_cast<T *>(tsm2_smem);
+    const int VK = tsm2_vec<T, 64>::value;
     const int nwarp = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int tk = 32 * KU;
+    const int TK = 32 * KU * VK;
     const int64_t row0 = blockIdx.x * (int64_t)(nwarp * R);
-    const int64_t ntile = (v.nk + tk - 1) / tk;
+    const int64_t ntile = (v.nk + TK - 1) / TK;
 
-    T acc[R][W], a[R][KU];
+    T acc[R][W], a[R][KU][VK];
 #pragma unroll
     for (int r = 0; r < R; r++)
 #pragma unroll
         for (int j = 0; j < W; j++)
             acc[r][j] = tsk_zero<T>();
 
-    tsm2_stage_q<T, W, true>(qs, tk, v, 0);
-    tsm2_lk_load<T, W, R, KU>(a, v, row0, 0);
+    tsm2_stage_block<T, W, TK>(qs, v, 0);
+    tsm2_lk_load<T, R, KU, VK>(a, v, row0, 0);
     for (int64_t t = 0; t < ntile; t++) {
-        const T *cur = qs + (t & 1) * tk * W;
-        T an[R][KU];
+        const T *cur = qs + (t & 1) * TK * W;
+        T an[R][KU][VK];
         if (t + 1 < ntile) {
-            tsm2_stage_q<T, W, true>(qs + ((t + 1) & 1) * tk * W, tk, v, (t + 1) * tk);
-            tsm2_lk_load<T, W, R, KU>(an, v, row0, (t + 1) * tk);
+            tsm2_stage_block<T, W, TK>(qs + ((t + 1) & 1) * TK * W, v, (t + 1) * TK);
+            tsm2_lk_load<T, R, KU, VK>(an, v, row0, (t + 1) * TK);
             __pipeline_wait_prior(1);
         } else {
             __pipeline_wait_prior(0);
@@ -188,17 +303,24 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_
         for (int u = 0; u < KU; u++)
 #pragma unroll
             for (int j = 0; j < W; j++) {
-                T b = tsk_conj(cur[j * tk + u * 32 + lane], v.q_conj);
+                T b[VK];
+                tsm2_ld_shared<T, VK>(b, cur + j * TK + (u * 32 + lane) * VK);
 #pragma unroll
-                for (int r = 0; r < R; r++)
-                    acc[r][j] = tsk_fma(a[r][u], b, acc[r][j]);
+                for (int x = 0; x < VK; x++) {
+                    T q = tsk_conj(b[x], v.q_conj);
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        acc[r][j] = tsk_fma(a[r][u][x], q, acc[r][j]);
+                }
             }
         __syncthreads();
 #pragma unroll
         for (int r = 0; r < R; r++)
 #pragma unroll
             for (int u = 0; u < KU; u++)
-                a[r][u] = an[r][u];
+#pragma unroll
+                for (int x = 0; x < VK; x++)
+                    a[r][u][x] = an[r][u][x];
     }
 
     T *c = (T *)v.c;
@@ -212,6 +334,22 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_
                 tsk_update(c + i * v.c_si + j * v.c_sj, sum, s);
         }
     }
+}
+
+/* The length of the k ranges the rows-unit grid is split into: enough
+ * blocks for `per_sm` on every SM (a grid of few blocks leaves SMs idle in
+ * its last wave), a multiple of a block's `step` (nwarp x KU), and at least
+ * four steps per range.  One range when the rows alone fill the device. */
+static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int per_sm)
+{
+    int64_t want = ((int64_t)tsk_sm_count() * per_sm + rowblocks - 1) / rowblocks;
+    int64_t most = nk / (4 * step);
+    int64_t splits = want < most ? want : most;
+    if (splits > 16)
+        splits = 16;
+    if (splits <= 1)
+        return nk > 0 ? nk : 1;
+    return ((nk + splits - 1) / splits + step - 1) / step * step;
 }
 
 template <typename T, int W>
@@ -232,18 +370,36 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
     const int nwarp = threads / 32;
     cudaError_t e;
     if (v.p_si == 1) {
-        const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R, 4, 16, 1 << 30>::value;
+        const int R = tsk_fit<T, W, 2>::value;
+        const int KU = tsm2_depth<T, 2 * R, 4, 16, 512 / (R * W * tsk_words<T>::value)>::value;
         size_t tile = 2 * (size_t)nwarp * KU * W, red = 32 * R * W;
         size_t smem = (tile > red ? tile : red) * sizeof(T);
         int64_t blocks = (v.nl + 32 * R - 1) / (32 * R);
+        int per_sm = params && params->blocks_per_sm ? params->blocks_per_sm : 8;
+        int64_t kc = tsm2_split_k(blocks, v.nk, nwarp * KU, per_sm);
+        int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
+        T *ws = NULL;
         e = tsk_allow_smem(tsm2_rows_unit<T, W, R, KU>, smem);
+        if (e == cudaSuccess && splits > 1)
+            e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
         if (e == cudaSuccess) {
-            tsm2_rows_unit<T, W, R, KU><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
+            dim3 grid((unsigned)blocks, (unsigned)splits);
+            tsm2_rows_unit<T, W, R, KU><<<grid, threads, smem, stream>>>(v, s, ws, kc);
             e = cudaGetLastError();
+            if (e == cudaSuccess && ws)
+                e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);
+        }
+        if (ws) {
+            cudaError_t f = cudaFreeAsync(ws, stream);
+            e = e != cudaSuccess ? e : f;
         }
     } else if (v.p_sk == 1) {
-        const int R = tsk_fit<T, W, 4>::value, KU = tsm2_depth<T, R, 1, 8, 1024 / (W * sizeof(T))>::value;
-        size_t smem = 2 * (size_t)32 * KU * W * sizeof(T);
+        /* Vector loads along k need every row of P 16-byte aligned. */
+        const int VK = tsm2_vec<T, 64>::value;
+        if ((uintptr_t)v.p % 16 || v.p_si % VK)
+            return TSK_DECLINED;
+        const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R * VK, 1, 2, 64 / W>::value;
+        size_t smem = 2 * (size_t)32 * KU * VK * W * sizeof(T);
         int64_t blocks = (v.nl + nwarp * R - 1) / (nwarp * R);
         e = tsk_allow_smem(tsm2_k_unit<T, W, R, KU>, smem);
         if (e == cudaSuccess) {

@@ -400,33 +400,6 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
     }
 }
 
-/* C = alpha sum of the partials + beta C.  A block owns 32 elements of C;
- * its 8 warps each sum every 8th partial, then one warp adds the 8 sums:
- * a fixed order for a given number of partials. */
-template <typename T>
-__global__ void __launch_bounds__(256) tsmttsm_final_kernel(const T *ws, int nparts, int m, int n,
-                                                            T *c, int64_t ldc, tsk_scalars<T> s)
-{
-    __shared__ T part[8][32];
-    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
-    const int mn = m * n;
-    const int e = blockIdx.x * 32 + lane;
-    T sum = tsk_zero<T>();
-    if (e < mn) {
-#pragma unroll 4
-        for (int b = w; b < nparts; b += 8)
-            sum = tsk_add(sum, ws[(int64_t)b * mn + e]);
-    }
-    part[w][lane] = sum;
-    __syncthreads();
-    if (w == 0 && e < mn) {
-        for (int q = 1; q < 8; ++q)
-            sum = tsk_add(sum, part[q][lane]);
-        int i = e % m, j = e / m;
-        tsk_update(c + i + (int64_t)j * ldc, sum, s);
-    }
-}
-
 /* Blocks per SM when the tuning row leaves it open: what fits at once. */
 template <typename T, int W, bool RING> static int tsmttsm_default_blocks_per_sm(void)
 {
@@ -486,9 +459,8 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) {
-        tsmttsm_final_kernel<T><<<(unsigned)((mn + 31) / 32), 256, 0, stream>>>(
-            p.ws, (int)grid, p.m, p.n, (T *)ops->c, ops->ldc, tsk_scalars_of<T>(call));
-        e = cudaGetLastError();
+        e = tsk_sum_partials<T>(p.ws, (int)grid, p.m, p.n, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call),
+                                stream);
     }
     cudaError_t f = cudaFreeAsync(p.ws, stream);
     return tsk_status_of(e != cudaSuccess ? e : f);

@@ -79,8 +79,12 @@ static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, cha
     size_t e = ts_elem_size(p);
     ts_call call;
     ts_call_shape(&call, p, ta, tb, m, n, k);
-    call.lda = ts_rows_a(&call) + 3;
-    call.ldb = ts_rows_b(&call) + 2;
+    /* TSM2 reads rows of P in 16-byte vectors and declines strides that
+     * break that alignment (tested apart): its leading dimensions are above
+     * the minimum and multiples of 4. */
+    int round = cls == TS_CLASS_TSM2;
+    call.lda = round ? (ts_rows_a(&call) + 4) / 4 * 4 : ts_rows_a(&call) + 3;
+    call.ldb = round ? (ts_rows_b(&call) + 4) / 4 * 4 : ts_rows_b(&call) + 2;
     call.ldc = m + 2;
     call.cls = cls;
     call.mirror = mirror;
@@ -229,6 +233,33 @@ static void test_instance(const tsk_instance *inst, int *counter)
     }
 }
 
+/* A TSM2 call whose rows of P are not 16-byte aligned (A 'T' with an odd
+ * lda) is declined by every instance, so the dispatch runs cuBLAS instead
+ * of reading misaligned vectors. */
+static void test_tsm2_misaligned(void)
+{
+    static const float one = 1.0f, zero = 0.0f;
+    ts_call call;
+    ts_call_shape(&call, TS_S, 'T', 'N', 301, 8, 389);
+    call.lda = 391;
+    call.cls = TS_CLASS_TSM2;
+    call.width = 8;
+    call.alpha = &one;
+    call.beta = &zero;
+    call.beta_zero = 1;
+    tsk_operands ops = { dev_a, call.lda, dev_b, call.ldb, dev_c, call.ldc };
+    size_t declined = 0, tried = 0;
+    for (size_t i = 0; i < tsk_instance_count(); i++) {
+        const tsk_instance *inst = tsk_instance_at(i);
+        if (!tsk_instance_serves(inst, &call))
+            continue;
+        tried++;
+        declined += inst->launch(&call, &ops, 0, NULL) == TSK_DECLINED;
+    }
+    tap_ok(tried > 0 && declined == tried, "tsm2 A 'T' with lda %% 4 != 0: %zu of %zu instances decline",
+           declined, tried);
+}
+
 /* Every row of each tuning table names a compiled instance that serves its
  * cell (a stale table would silently send cells to cuBLAS). */
 static void test_tuning_table(void)
@@ -269,6 +300,7 @@ int main(void)
         if (only == NULL || strncmp(inst->name, only, strlen(only)) == 0)
             test_instance(inst, &counter);
     }
+    test_tsm2_misaligned();
     test_tuning_table();
     return tap_done();
 }

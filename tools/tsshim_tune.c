@@ -35,7 +35,8 @@ static int run_cublas(void *p)
 }
 
 /* Parameter variants per class (each class documents what it reads). */
-static const tsk_params tsm2_variants[] = { { 128, 0, 0 }, { 256, 0, 0 }, { 512, 0, 0 } };
+static const tsk_params tsm2_variants[] = { { 128, 0, 0 }, { 256, 0, 0 }, { 512, 0, 0 }, { 256, 4, 0 },
+                                            { 256, 16, 0 } };
 static const tsk_params ism2_variants[] = { { 128, 4, 0 }, { 128, 8, 0 }, { 128, 16, 0 },
                                             { 256, 2, 0 }, { 256, 4, 0 }, { 256, 8, 0 } };
 static const tsk_params tsmttsm_variants[] = { { 0, 0, 0 }, { 0, 1, 0 }, { 0, 2, 0 }, { 0, 4, 0 } };
@@ -63,7 +64,9 @@ static void tune_shape(ts_call *c, ts_class cls, ts_prec p, char ta, char tb, in
 {
     int64_t e = (int64_t)ts_elem_size(p);
     if (cls == TS_CLASS_TSM2) {
-        int64_t l = which ? TUNE_TSM2_LONG : (int64_t)sqrt((double)(TUNE_BYTES / e));
+        /* A multiple of 64: a leading dimension that breaks 16-byte rows
+         * sends the call to cuBLAS at run time whatever the table says. */
+        int64_t l = which ? TUNE_TSM2_LONG : (int64_t)sqrt((double)(TUNE_BYTES / e)) / 64 * 64;
         bc_call(c, cls, p, ta, tb, l, w, l);
     } else if (cls == TS_CLASS_ISM2) {
         bc_call(c, cls, p, ta, tb, TUNE_BYTES / (e * w), w, w);
