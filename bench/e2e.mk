@@ -4,8 +4,10 @@
 # libcudart/libcublas for its device and managed shapes without linking them.
 noinst_PROGRAMS += bench/bench_e2e
 bench_bench_e2e_SOURCES = bench/bench_e2e.c
+bench_bench_e2e_CFLAGS = $(AM_CFLAGS) -pthread
 bench_bench_e2e_LDADD = $(BLAS_LIBS)
+bench_bench_e2e_LDFLAGS = $(AM_LDFLAGS) -pthread
 if HAVE_CUDA
-bench_bench_e2e_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+bench_bench_e2e_LDFLAGS += $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-e2e.sh bench/run-datapath-gpu.sh

@@ -53,6 +53,7 @@ void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const ch
     c->gpu_path = NULL;
     c->bytes_h2d = c->bytes_d2h = 0;
     c->gpu_seconds = 0.0;
+    c->gpu_phases = NULL;
 }
 
 /* One warning per process at level 1; later ones at level 2. */
@@ -140,7 +141,10 @@ void ts_gemm(ts_call *c)
     /* Counting costs atomics on every call: only when a report will be written. */
     if (cfg->verbose >= 1)
         ts_stats_record(c, fell_back);
-    if (cfg->verbose >= 3)
+    if (cfg->verbose >= 3) {
         ts_log_trace(c);
+        if (c->gpu_phases && c->gpu_phases[0])
+            ts_log(3, "%s", c->gpu_phases);
+    }
     in_shim = 0;
 }

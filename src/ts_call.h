@@ -76,6 +76,8 @@ typedef struct ts_call {
     const char *gpu_path;       /* e.g. "tsm2", "cublas": static string */
     uint64_t bytes_h2d, bytes_d2h;
     double gpu_seconds;         /* wall time of the GPU execution */
+    const char *gpu_phases;     /* the pipeline's phase timing line at TSSHIM_VERBOSE >= 3, else NULL or
+                                 * empty; thread-local, valid until the thread's next call */
 } ts_call;
 
 /* Size in bytes of one element of each precision. */
