@@ -78,7 +78,10 @@ ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err)
     if ((*err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) ||
         (*err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
         (*err = device_pool(device, &c->pool)) ||
-        (*err = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)))
+        /* A blocking stream: a CUDA-aware caller's earlier work on the
+         * legacy default stream (a cudaMemcpy to device returns before its
+         * DMA ends) completes before our kernels read the operands. */
+        (*err = cudaStreamCreateWithFlags(&c->stream, cudaStreamDefault)))
         return NULL;
     if (cublasCreate(&c->cublas) != CUBLAS_STATUS_SUCCESS) {
         cudaStreamDestroy(c->stream);

@@ -1,4 +1,6 @@
 #define _GNU_SOURCE
+#include <config.h> /* TSSHIM_FAULT_INJECTION */
+
 #include "gpu_gemm.h"
 
 #include <stdio.h>

@@ -481,8 +481,8 @@ static void report(const pipeline *p)
     const phase_times *t = &p->t;
     double wall = t->wall > 0 ? t->wall : 1e-9;
     snprintf(phase_line, sizeof phase_line,
-             "pipeline %s slices=%lld ring=%d+%dx%zuMB threads=%d setup=%.4fs wall=%.4fs h2d=%.3fGB %.1fGB/s "
-             "d2h=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
+             "pipeline %s slices=%lld ring=%d+%dx%zuMB threads=%d setup=%.4fs wall=%.4fs up=%.3fGB %.1fGB/s "
+             "down=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
              "wait_ring=%.4fs wait_end=%.4fs",
              routine(p->c->prec), (long long)p->plan.count, p->nup, p->ndown,
              p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall,
