@@ -36,9 +36,21 @@ check() {
     tap_skip_point "$tool: $prog not built"
     return
   fi
+  targets=all
   case $prog in
-    test_kernels) set -- "$bin/$prog" "$@" ;;
+    test_kernels)
+      # racecheck is far slower than the other tools: one instance per class,
+      # precision and thread mapping covers every shared-memory pattern.
+      if [ "$tool" = racecheck ]; then
+        set -- env TSK_TEST_ONLY="$racecheck_kernels" "$bin/$prog" "$@"
+      else
+        set -- "$bin/$prog" "$@"
+      fi
+      ;;
     fork_child)
+      # The child uses no GPU by design, and CUDA state does not survive
+      # fork: the tool checks the parent only.
+      targets=application-only
       rm -f "$tap_tmp"/trace.*
       set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long TSSHIM_VERBOSE=3 \
         TSSHIM_LOG="$tap_tmp/trace.%p" "$bin/$prog" "$@"
@@ -47,13 +59,21 @@ check() {
   esac
   log=$tap_tmp/$tool.log
   rm -f "$log"
-  timeout "$CS_TIMEOUT" "$sanitizer" --tool "$tool" --error-exitcode 86 --target-processes all --log-file "$log" \
-    "$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
+  timeout "$CS_TIMEOUT" "$sanitizer" --tool "$tool" --error-exitcode 86 --target-processes $targets \
+    --log-file "$log" "$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
   status=$?
   [ $status -ne 124 ] || echo "# $tool: $prog killed after $CS_TIMEOUT s"
-  # One summary per traced process (fork_child has two): all must say 0 errors.
-  summary=$(grep 'ERROR SUMMARY' "$log" 2>/dev/null | tail -n 1)
-  [ $status -eq 0 ] && [ -n "$summary" ] && ! grep 'ERROR SUMMARY' "$log" | grep -qv ' 0 errors' &&
+  # A program that starts CUDA in a library constructor runs before the tool
+  # can attach: the tool reports that as its one error and checks nothing.
+  if grep -q 'CUDA initialized before the Sanitizer' "$log" 2>/dev/null; then
+    tap_skip_point "$tool: $prog starts CUDA before compute-sanitizer can attach (covered without the tool)"
+    return
+  fi
+  # One summary per traced process: all must report 0 errors (racecheck
+  # words its summary differently).
+  summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" 2>/dev/null | tail -n 1)
+  [ $status -eq 0 ] && [ -n "$summary" ] &&
+    ! grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | grep -Eqv ' 0 errors|\(0 errors' &&
     ! grep -q '^not ok\| FAIL ' "$tap_tmp/out"
   result=$?
   if [ $result -ne 0 ]; then
@@ -67,6 +87,7 @@ check() {
 # Every GPU test program, scaled down where it matters: every tool slows
 # kernels by 10-100x.  fork_child's child uses no GPU by design; its parent
 # does, and the tool follows both.
+racecheck_kernels=tsm2_s_w16,tsm2_c_w8,tsm2_z_w4,ism2_s_w8,ism2_d_w16,ism2_z_w4,tsmttsm_s_tn_w8,tsmttsm_d_nn_w2,tsmttsm_c_tn_w16,tsmttsm_z_tn_w4
 for tool in "$@"; do
   min_long=512
   check "$tool" test_kernels
