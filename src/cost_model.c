@@ -23,11 +23,7 @@ const ts_profile ts_profile_defaults = {
     .gpu_overhead_s = 30e-6,
 };
 
-double ts_call_flops(const ts_call *c)
-{
-    double f = 2.0 * (double)c->m * (double)c->n * (double)c->k;
-    return ts_prec_is_complex(c->prec) ? 4.0 * f : f;
-}
+double ts_call_flops(const ts_call *c) { return ts_gemm_flops(c->prec, c->m, c->n, c->k); }
 
 static double size_a(const ts_call *c) { return (double)c->m * (double)c->k * (double)ts_elem_size(c->prec); }
 static double size_b(const ts_call *c) { return (double)c->k * (double)c->n * (double)ts_elem_size(c->prec); }

@@ -24,7 +24,13 @@ extern const ts_profile ts_profile_defaults;
 /* The profile in force (profile.c): the calibration file, else the defaults. */
 const ts_profile *ts_profile_get(void);
 
-/* Real floating-point operations of the call (8 per complex multiply-add). */
+/* Real floating-point operations of an m x n x k GEMM (8 per complex
+ * multiply-add), and of a call. */
+static inline double ts_gemm_flops(ts_prec p, int64_t m, int64_t n, int64_t k)
+{
+    double f = 2.0 * (double)m * (double)n * (double)k;
+    return ts_prec_is_complex(p) ? 4.0 * f : f;
+}
 double ts_call_flops(const ts_call *c);
 
 /* Bytes of op(A), op(B) and C (C counted twice when beta != 0). */

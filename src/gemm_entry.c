@@ -108,6 +108,14 @@ static void route(ts_call *c, const ts_config *cfg)
     ts_policy_decide(c, cfg, ts_profile_get());
 }
 
+int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+{
+    const ts_config *cfg = ts_config_get();
+    if (cfg->verbose > 0 || *m <= 0 || *n <= 0 || *k <= 0 || ts_gpu_cuda_loaded())
+        return 0;
+    return ts_policy_cpu_reason(cfg, prec, ts_gemm_flops(prec, *m, *n, *k)) && !ts_scalar_is_zero(prec, alpha);
+}
+
 void ts_gemm(ts_call *c)
 {
     if (in_shim) {

@@ -13,18 +13,23 @@ int ts_call_on_device(const ts_call *c)
 
 /* The CPU decisions that depend neither on residency nor on the cost model,
  * in the policy's order. */
+const char *ts_policy_cpu_reason(const ts_config *cfg, ts_prec p, double flops)
+{
+    if (cfg->mode == TS_MODE_CPU)
+        return "mode cpu";
+    if (cfg->disabled[p])
+        return "routine disabled";
+    if (cfg->mode == TS_MODE_AUTO && flops < cfg->min_flops)
+        return "below TSSHIM_MIN_FLOPS";
+    return NULL;
+}
+
 const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg)
 {
     /* C = beta C reads nothing else: never worth a transfer. */
     if (c->alpha_zero || c->k == 0)
         return "scaling only";
-    if (cfg->mode == TS_MODE_CPU)
-        return "mode cpu";
-    if (cfg->disabled[c->prec])
-        return "routine disabled";
-    if (cfg->mode == TS_MODE_AUTO && ts_call_flops(c) < cfg->min_flops)
-        return "below TSSHIM_MIN_FLOPS";
-    return NULL;
+    return ts_policy_cpu_reason(cfg, c->prec, ts_call_flops(c));
 }
 
 void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)

@@ -15,6 +15,10 @@ void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof);
  * flags; not the class. */
 const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg);
 
+/* The reasons of ts_policy_host_cpu that need only the routine and the
+ * flops (cpu mode, a disabled routine, below TSSHIM_MIN_FLOPS), else NULL. */
+const char *ts_policy_cpu_reason(const ts_config *cfg, ts_prec p, double flops);
+
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */
 int ts_call_on_device(const ts_call *c);

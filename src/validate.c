@@ -28,10 +28,10 @@ int ts_validate(ts_call *c)
     return 0;
 }
 
-/* Compares the scalar of the call's precision with re + 0i. */
-static int scalar_is(const ts_call *c, const void *x, double re)
+/* Compares a scalar of precision p with re + 0i. */
+static int scalar_is(ts_prec p, const void *x, double re)
 {
-    switch (c->prec) {
+    switch (p) {
     case TS_S: return *(const float *)x == (float)re;
     case TS_D: return *(const double *)x == re;
     case TS_C: return ((const float *)x)[0] == (float)re && ((const float *)x)[1] == 0.0f;
@@ -41,10 +41,12 @@ static int scalar_is(const ts_call *c, const void *x, double re)
 
 void ts_scalar_flags(ts_call *c)
 {
-    c->alpha_zero = scalar_is(c, c->alpha, 0.0);
-    c->beta_zero = scalar_is(c, c->beta, 0.0);
-    c->beta_one = scalar_is(c, c->beta, 1.0);
+    c->alpha_zero = scalar_is(c->prec, c->alpha, 0.0);
+    c->beta_zero = scalar_is(c->prec, c->beta, 0.0);
+    c->beta_one = scalar_is(c->prec, c->beta, 1.0);
 }
+
+int ts_scalar_is_zero(ts_prec p, const void *x) { return scalar_is(p, x, 0.0); }
 
 int ts_quick_return(const ts_call *c)
 {

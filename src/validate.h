@@ -16,4 +16,7 @@ int ts_quick_return(const ts_call *c);
 /* Sets alpha_zero, beta_zero and beta_one from the scalars. */
 void ts_scalar_flags(ts_call *c);
 
+/* Whether a scalar of precision p (a complex one: both parts) is zero. */
+int ts_scalar_is_zero(ts_prec p, const void *x);
+
 #endif

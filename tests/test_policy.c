@@ -4,6 +4,7 @@
 #include "classify.h"
 #include "configuration.h"
 #include "cost_model.h"
+#include "gemm_entry.h"
 #include "policy.h"
 #include "tap.h"
 #include "validate.h"
@@ -130,6 +131,24 @@ int main(void)
     auto_cfg.mode = TS_MODE_AUTO;
     tap_ok(ts_policy_host_cpu(&early[0], &auto_cfg) && !ts_policy_host_cpu(&early[3], &auto_cfg),
            "auto: 8x8x8 is settled early, square D 4096 goes to the cost model");
+
+    /* The entry point's check on the raw arguments (this process has no
+     * CUDA, and the test environment sets no TSSHIM_ variable): small calls
+     * go straight to the CPU BLAS; alpha = 0, k = 0, empty and invalid sizes
+     * and large calls take the full path. */
+    static const struct {
+        ts_prec p;
+        int m, n, k;
+        const double *alpha;
+        int early;
+    } raw[] = { { TS_D, 8, 8, 8, one, 1 },        { TS_Z, 8, 8, 8, one, 1 },     { TS_D, 8, 8, 8, zero, 0 },
+                { TS_D, 8, 8, 0, one, 0 },        { TS_D, 0, 8, 8, one, 0 },     { TS_D, -1, 8, 8, one, 0 },
+                { TS_D, 4096, 4096, 4096, one, 0 }, { TS_D, 20480, 2, 20480, one, 0 } };
+    int raw_ok = ts_config_get()->mode == TS_MODE_AUTO && ts_config_get()->verbose == 0;
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++)
+        raw_ok &= ts_gemm_forward_early(raw[i].p, &raw[i].m, &raw[i].n, &raw[i].k, raw[i].alpha) == raw[i].early;
+    tap_ok(raw_ok, "entry point: small calls go straight to the CPU BLAS, alpha = 0, k = 0, empty, invalid and "
+                   "large calls take the full path");
 
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
