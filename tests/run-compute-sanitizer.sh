@@ -91,7 +91,12 @@ racecheck_kernels=tsm2_s_w16,tsm2_c_w8,tsm2_z_w4,ism2_s_w8,ism2_d_w16,ism2_z_w4,
 for tool in "$@"; do
   min_long=512
   check "$tool" test_kernels
+  # racecheck: the double-precision routine only (every class and layout).
+  if [ "$tool" = racecheck ]; then
+    export TS_DIFF_PRECISIONS=d
+  fi
   check "$tool" gemm_differential
+  unset TS_DIFF_PRECISIONS
   check "$tool" residency_gpu
   min_long=256
   check "$tool" threads_stress_cuda 4 1
