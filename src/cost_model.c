@@ -1,18 +1,24 @@
 #include "cost_model.h"
 
-/* CPU rates are derived from shared/GPU.md's OpenBLAS timings: TSM2 d
- * m=k=20480 n=2 32 ms (105 GB/s), n=64 186 ms (290 GF/s); ISM2 d m=2^24 k=n=16
- * 48 GB/s (OpenBLAS 0.3.26 beside the end-to-end benchmark on the H100 host;
- * GPU.md's 0.3.21 ran 57), k=n=64 200 GF/s (tsshim-calibrate there);
- * TSMTTSM ('T','N') 8.6 GB/s; square 4096 1.2 TF/s.  The staged rates are what
- * whole calls through the pipeline achieved on the H100 host
- * (bench/results/e2e-H100-*: 37-42 GB/s up for TSM2 and TSMTTSM, 23 GB/s
- * each way at once for ISM2), the host copy rate is tsshim-calibrate's. */
+/* CPU rates (S, D, C, Z) of OpenBLAS 0.3.26 with 16 threads on the H100
+ * host, from the end-to-end benchmark (bench/results/e2e-H100-80GB-HBM3-*):
+ * TSM2 m=k=20480 n=2..64, ISM2 m=2^24 k=n=2..16 and 2^22 k=n=64, TSMTTSM
+ * m=n=2..64 ('T','N'), rank-k m=n=16384, square D 4096 at 0.58 TF/s, S at
+ * 1.18 TF/s, Z 2048 at 0.56 TF/s.  Byte rates are the narrow shapes', flop
+ * rates the widest ones'; C takes S's rates and the flop rates not measured
+ * in a precision take D's, scaled by 2 for single precision.  The staged
+ * rates are what whole calls through the pipeline achieved on that host
+ * (37-42 GB/s up for TSM2 and TSMTTSM, 23 GB/s each way at once for ISM2),
+ * the host copy rate is tsshim-calibrate's. */
+#define PER_PREC(s, d, c, z) { [TS_S] = s, [TS_D] = d, [TS_C] = c, [TS_Z] = z }
 const ts_profile ts_profile_defaults = {
-    .cpu_gbs = { [TS_CLASS_NONE] = 50, [TS_CLASS_TSM2] = 105, [TS_CLASS_ISM2] = 48,
-                 [TS_CLASS_TSMTTSM] = 8.6, [TS_CLASS_RANKK] = 50, [TS_CLASS_REGULAR] = 50 },
-    .cpu_gflops = { [TS_CLASS_NONE] = 100, [TS_CLASS_TSM2] = 290, [TS_CLASS_ISM2] = 200,
-                    [TS_CLASS_TSMTTSM] = 60, [TS_CLASS_RANKK] = 800, [TS_CLASS_REGULAR] = 1200 },
+    .cpu_gbs = { [TS_CLASS_NONE] = PER_PREC(50, 50, 50, 50), [TS_CLASS_TSM2] = PER_PREC(34, 58, 34, 44),
+                 [TS_CLASS_ISM2] = PER_PREC(29, 48, 29, 34), [TS_CLASS_TSMTTSM] = PER_PREC(6.7, 8, 6.7, 8.7),
+                 [TS_CLASS_RANKK] = PER_PREC(49, 49, 49, 49), [TS_CLASS_REGULAR] = PER_PREC(50, 50, 50, 50) },
+    .cpu_gflops = { [TS_CLASS_NONE] = PER_PREC(200, 100, 200, 100), [TS_CLASS_TSM2] = PER_PREC(910, 455, 910, 455),
+                    [TS_CLASS_ISM2] = PER_PREC(466, 233, 466, 233), [TS_CLASS_TSMTTSM] = PER_PREC(120, 60, 120, 60),
+                    [TS_CLASS_RANKK] = PER_PREC(1600, 800, 1600, 800),
+                    [TS_CLASS_REGULAR] = PER_PREC(1180, 580, 1180, 560) },
     .h2d_pinned_gbs = 55.6,
     .d2h_pinned_gbs = 55.4,
     .h2d_staged_gbs = 40,
@@ -38,10 +44,8 @@ static double max2(double a, double b) { return a > b ? a : b; }
 
 double ts_predict_cpu_seconds(const ts_call *c, const ts_profile *p)
 {
-    /* Single precision moves half the bytes per flop and runs twice the rate. */
-    double speed = (c->prec == TS_S || c->prec == TS_C) ? 2.0 : 1.0;
-    return max2(ts_call_bytes(c) / (p->cpu_gbs[c->cls] * 1e9),
-                ts_call_flops(c) / (p->cpu_gflops[c->cls] * 1e9 * speed));
+    return max2(ts_call_bytes(c) / (p->cpu_gbs[c->cls][c->prec] * 1e9),
+                ts_call_flops(c) / (p->cpu_gflops[c->cls][c->prec] * 1e9));
 }
 
 /* One direction's copies: `pinned` seconds of DMA straight from pinned or

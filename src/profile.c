@@ -13,15 +13,22 @@
 
 typedef struct {
     const char *name;
-    size_t offset; /* of a double in ts_profile */
+    size_t offset; /* of the first double in ts_profile */
+    int count;     /* doubles it sets: a class key without precision sets all four */
 } profile_key;
 
-#define KEY(name, field) { name, offsetof(ts_profile, field) }
-#define CLASS_KEYS(what)                                                                      \
-    KEY(#what ".tsm2", what[TS_CLASS_TSM2]), KEY(#what ".ism2", what[TS_CLASS_ISM2]),          \
-    KEY(#what ".tsmttsm", what[TS_CLASS_TSMTTSM]), KEY(#what ".rankk", what[TS_CLASS_RANKK]), \
-    KEY(#what ".regular", what[TS_CLASS_REGULAR])
+#define KEY(name, field) { name, offsetof(ts_profile, field), 1 }
+#define PREC_KEYS(what, cls, name)                                                              \
+    KEY(#what "." name ".s", what[cls][TS_S]), KEY(#what "." name ".d", what[cls][TS_D]),       \
+    KEY(#what "." name ".c", what[cls][TS_C]), KEY(#what "." name ".z", what[cls][TS_Z]),       \
+    { #what "." name, offsetof(ts_profile, what[cls][0]), TS_NPREC }
+#define CLASS_KEYS(what)                                                                          \
+    PREC_KEYS(what, TS_CLASS_TSM2, "tsm2"), PREC_KEYS(what, TS_CLASS_ISM2, "ism2"),               \
+    PREC_KEYS(what, TS_CLASS_TSMTTSM, "tsmttsm"), PREC_KEYS(what, TS_CLASS_RANKK, "rankk"),       \
+    PREC_KEYS(what, TS_CLASS_REGULAR, "regular")
 
+/* Profiles written before the rates had a precision name the class alone:
+ * such a key still applies, to every precision. */
 static const profile_key keys[] = {
     CLASS_KEYS(cpu_gbs),
     CLASS_KEYS(cpu_gflops),
@@ -78,7 +85,8 @@ int ts_profile_read(const char *path, ts_profile *p)
             continue;
         const profile_key *k = find(name);
         if (k && v > 0 && v < 1e300) {
-            *field(p, k) = v;
+            for (int i = 0; i < k->count; i++)
+                field(p, k)[i] = v;
             set++;
         }
     }
@@ -110,7 +118,8 @@ int ts_profile_write(const char *path, const ts_profile *p)
         return -1;
     fprintf(f, "# tsshim machine profile (tsshim-calibrate); rates in 1e9/s, times in s\n");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        fprintf(f, "%s %.17g\n", keys[i].name, *(const double *)((const char *)p + keys[i].offset));
+        if (keys[i].count == 1)
+            fprintf(f, "%s %.17g\n", keys[i].name, *(const double *)((const char *)p + keys[i].offset));
     return fclose(f) ? -1 : 0;
 }
 

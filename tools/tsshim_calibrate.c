@@ -8,6 +8,7 @@
  *   GPU         device memory copy rate, square GEMM per precision and the
  *               per-call overhead, through the backend on device pointers
  *   CPU BLAS    the linked ?gemm_ on a narrow and a wide shape per class
+ *               and precision
  *
  * Usage: tsshim-calibrate [-o PROFILE] [--plugin PATH/libtsshim-cuda.so]
  * Run it without LD_PRELOAD: the CPU figures must be the CPU BLAS's own. */
@@ -246,13 +247,13 @@ static void measure_link(ts_profile *p)
     cudaFree(dev2);
 }
 
-/* The CPU BLAS per class: a narrow and a wide shape, the narrow one several
- * times the last-level cache (ISM2 at 2^22 rows ran from cache at twice the
- * rate of a real call).  The flop rate is the
- * better of the two; the byte rate is the narrow shape's when it is memory
- * bound (well below the wide shape's flop rate), else the best byte rate of
- * the memory-bound classes (REGULAR never streams: its byte rate would
- * only echo its flops). */
+/* The CPU BLAS per class and precision: a narrow and a wide shape, the
+ * narrow one several times the last-level cache (ISM2 at 2^22 rows ran from
+ * cache at twice the rate of a real call).  The flop rate is the better of
+ * the two; the byte rate is the narrow shape's when it is memory bound (well
+ * below the wide shape's flop rate), else the best byte rate of the
+ * memory-bound classes in that precision (REGULAR never streams: its byte
+ * rate would only echo its flops). */
 static void measure_cpu(ts_profile *p)
 {
     static const struct {
@@ -265,30 +266,36 @@ static void measure_cpu(ts_profile *p)
         { TS_CLASS_RANKK, { TS_D, 'N', 'T', 4096, 4096, 4 }, { TS_D, 'N', 'T', 4096, 4096, 64 } },
         { TS_CLASS_REGULAR, { TS_D, 'N', 'N', 1024, 1024, 1024 }, { TS_D, 'N', 'N', 2048, 2048, 2048 } },
     };
-    double stream = 0;
-    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
-        double gbs[2], gflops[2];
-        const shape *both[2] = { &classes[i].narrow, &classes[i].wide };
-        for (int w = 0; w < 2; w++) {
-            const shape *s = both[w];
-            void *a = host_buffer(elems_a(s) * 8), *b = host_buffer(elems_b(s) * 8), *cm = host_buffer(elems_c(s) * 8);
-            ts_call c;
-            double t = time_gemm(NULL, s, a, b, cm, 2, &c);
-            gbs[w] = ts_call_bytes(&c) / t / 1e9;
-            gflops[w] = ts_call_flops(&c) / t / 1e9;
-            free(a);
-            free(b);
-            free(cm);
+    static const char prec_names[TS_NPREC] = { 's', 'd', 'c', 'z' };
+    for (int prec = 0; prec < TS_NPREC; prec++) {
+        double stream = 0;
+        size_t es = ts_elem_size((ts_prec)prec);
+        for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+            double gbs[2], gflops[2];
+            shape both[2] = { classes[i].narrow, classes[i].wide };
+            for (int w = 0; w < 2; w++) {
+                shape *s = &both[w];
+                s->prec = (ts_prec)prec;
+                void *a = host_buffer(elems_a(s) * es), *b = host_buffer(elems_b(s) * es);
+                void *cm = host_buffer(elems_c(s) * es);
+                ts_call c;
+                double t = time_gemm(NULL, s, a, b, cm, 2, &c);
+                gbs[w] = ts_call_bytes(&c) / t / 1e9;
+                gflops[w] = ts_call_flops(&c) / t / 1e9;
+                free(a);
+                free(b);
+                free(cm);
+            }
+            ts_class cls = classes[i].cls;
+            int memory_bound = gflops[0] < 0.5 * gflops[1];
+            if (memory_bound && gbs[0] > stream)
+                stream = gbs[0];
+            p->cpu_gbs[cls][prec] = memory_bound ? gbs[0] : stream;
+            p->cpu_gflops[cls][prec] = gflops[0] > gflops[1] ? gflops[0] : gflops[1];
+            printf("cpu %c %-8s %7.1f GB/s%s %8.1f GF/s\n", prec_names[prec], names[cls], p->cpu_gbs[cls][prec],
+                   memory_bound ? "" : "*", p->cpu_gflops[cls][prec]);
+            fflush(stdout);
         }
-        ts_class cls = classes[i].cls;
-        int memory_bound = gflops[0] < 0.5 * gflops[1];
-        if (memory_bound && gbs[0] > stream)
-            stream = gbs[0];
-        p->cpu_gbs[cls] = memory_bound ? gbs[0] : stream;
-        p->cpu_gflops[cls] = gflops[0] > gflops[1] ? gflops[0] : gflops[1];
-        printf("cpu %-8s %7.1f GB/s%s %8.1f GF/s\n", names[cls], p->cpu_gbs[cls], memory_bound ? "" : "*",
-               p->cpu_gflops[cls]);
-        fflush(stdout);
     }
     printf("(* compute bound here: the best streaming rate of the other classes)\n");
 }
