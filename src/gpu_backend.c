@@ -88,26 +88,37 @@ static atomic_int cuda_seen;
 static struct link_map *startup_tail;
 static pthread_once_t startup_once = PTHREAD_ONCE_INIT;
 
+/* What the loader's list held when the watch started. */
+typedef struct {
+    unsigned long long objects, adds, subs;
+} loader_counts;
+
 /* dl_iterate_phdr callback, called once: the loader's lock is held, so the
  * list can be walked. */
 static int find_startup_tail(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    (void)data;
-    unsigned long long objects = 0;
+    loader_counts *n = data;
     struct link_map *tail = NULL;
-    for (struct link_map *l = _r_debug.r_map; l; l = l->l_next, objects++)
+    for (struct link_map *l = _r_debug.r_map; l; l = l->l_next, n->objects++)
         tail = l;
-    if (info->dlpi_subs == 0 && info->dlpi_adds == objects)
+    n->adds = info->dlpi_adds;
+    n->subs = info->dlpi_subs;
+    if (n->subs == 0 && n->adds == n->objects)
         startup_tail = tail;
     return 1;
 }
 
 static void watch_startup_objects(void)
 {
-    dl_iterate_phdr(find_startup_tail, NULL);
+    loader_counts n = { 0, 0, 0 };
+    dl_iterate_phdr(find_startup_tail, &n);
     if (dl_iterate_phdr(is_cuda_driver, NULL))
         atomic_store(&cuda_seen, 1);
+    /* Which way calls look for the CUDA driver: the cost of a forwarded call
+     * depends on it. */
+    ts_log(2, "loader watch: %llu objects listed, %llu added, %llu removed: %s", n.objects, n.adds, n.subs,
+           startup_tail ? "calls check without the loader's lock" : "every call asks the loader (under its lock)");
 }
 
 void ts_gpu_watch_init(void)
