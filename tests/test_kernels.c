@@ -225,6 +225,18 @@ static void test_instance(const tsk_instance *inst, int *counter)
                              (long long)m, (long long)n, (long long)k, sc->alpha_zero, sc->beta_zero, why);
             }
         }
+        /* A long k splits the TSM2 rows-unit grid over k in every precision
+         * (tsm2_split_k): partial sums added by tsk_sum_partials. */
+        if (ok && inst->cls == TS_CLASS_TSM2) {
+            int64_t m = mirror ? inst->min_width : 301, n = mirror ? 301 : inst->min_width, k = 2053;
+            char ta = mirror ? 'T' : 'N', tb = mirror ? 'T' : 'N';
+            const scalars *sc = &cases[(*counter)++ % 4];
+            ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, sc, why, sizeof why);
+            runs++;
+            if (!ok)
+                tap_diag("%s %c%c m=%lld n=%lld k=%lld (k split): %s", inst->name, ta, tb, (long long)m,
+                         (long long)n, (long long)k, why);
+        }
         if (runs == 0)
             tap_skip("%s mirror=%d: no test width in [%d, %d]", inst->name, mirror, inst->min_width,
                      inst->max_width);
