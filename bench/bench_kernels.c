@@ -15,15 +15,11 @@
  * Usage: bench_kernels [CSV] [class]   (class: tsm2, ism2 or tsmttsm) */
 #include <math.h>
 #include "bench_common.h"
+#include "cost_model.h"
 #include "tsk_gemm.h"
 
 double bc_fma_peak(int double_precision); /* bench/fma_peak.cu */
 
-/* Flops of a call: a complex multiply-add is four real ones. */
-static double flops(const ts_call *c)
-{
-    return (ts_prec_is_complex(c->prec) ? 8.0 : 2.0) * (double)c->m * (double)c->n * (double)c->k;
-}
 
 typedef struct {
     const ts_call *call;
@@ -136,7 +132,7 @@ int main(int argc, char **argv)
                     double t_tsk = st == TSK_DECLINED ? t_cb : bc_time(run_dispatch, &t, 2, 9);
                     double t_k = t.inst ? bc_time(run_instance, &t, 2, 9) : -1.0;
                     double t_mem = bc_bytes(&call) / bw;
-                    double t_fpu = flops(&call) / peak[p == TS_D || p == TS_Z];
+                    double t_fpu = ts_gemm_flops(call.prec, call.m, call.n, call.k) / peak[p == TS_D || p == TS_Z];
                     double roof = t_mem > t_fpu ? t_mem : t_fpu;
                     const char *bound = t_mem > t_fpu ? "mem" : "fpu";
                     const char *kname = t.inst ? t.inst->name : "-";

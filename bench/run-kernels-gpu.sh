@@ -72,7 +72,8 @@ fi
 # TSK_NCU=REGEX: Nsight Compute's speed-of-light, occupancy and launch
 # sections for the first launch of each kernel matching REGEX in the benchmark.
 if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
-    timeout 150 ncu -k "regex:$TSK_NCU" --launch-count "${TSK_NCU_COUNT:-3}" --section SpeedOfLight \
+    timeout 150 ncu --kernel-name-base demangled -k "regex:$TSK_NCU" --launch-count "${TSK_NCU_COUNT:-3}" \
+        --section SpeedOfLight \
         --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
         "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu.txt" 2>&1
     echo "== ncu: exit $? ($out/ncu.txt)"

@@ -74,14 +74,11 @@ template <typename T, int W>
 static tsk_status ism2_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                               const tsk_params *params)
 {
-    if (call->cls != TS_CLASS_ISM2)
-        return TSK_DECLINED;
-    tsk_view v = tsk_view_of(call, ops);
-    if (v.nw > W || v.nk > W || !tsk_aligned(ops, sizeof(T)))
-        return TSK_DECLINED;
-    tsk_scalars<T> s = tsk_scalars_of<T>(call);
-    if (s.alpha_zero)
-        return tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
+    tsk_view v;
+    tsk_scalars<T> s;
+    tsk_status done;
+    if (!tsk_view_begin<T>(call, ops, TS_CLASS_ISM2, W, W, stream, &v, &s, &done))
+        return done;
     const int JW = ism2_cols<T, W>::value;
     int threads = params && params->threads ? params->threads : 256;
     int bps = params && params->blocks_per_sm ? params->blocks_per_sm : 4;

@@ -66,6 +66,29 @@ static inline bool tsk_aligned(const tsk_operands *ops, size_t elem)
            (uintptr_t)ops->c % elem == 0;
 }
 
+/* What every TSM2 and ISM2 launch checks first: the call's class, a width
+ * the instance holds (and an inner extent, for instances that keep all of Q
+ * at once), element-aligned operands.  alpha = 0 is answered here: C =
+ * beta C, A and B never read.  Returns true when the caller goes on to its
+ * kernel with v and s; otherwise *done is the call's status. */
+template <typename T>
+static inline bool tsk_view_begin(const ts_call *call, const tsk_operands *ops, ts_class cls, int64_t max_w,
+                                  int64_t max_k, cudaStream_t stream, tsk_view *v, tsk_scalars<T> *s,
+                                  tsk_status *done)
+{
+    *done = TSK_DECLINED;
+    if (call->cls != cls)
+        return false;
+    *v = tsk_view_of(call, ops);
+    if (v->nw > max_w || v->nk > max_k || !tsk_aligned(ops, sizeof(T)))
+        return false;
+    *s = tsk_scalars_of<T>(call);
+    if (!s->alpha_zero)
+        return true;
+    *done = tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
+    return false;
+}
+
 static inline int tsk_sm_count(void)
 {
     int dev = 0, n = 0;

@@ -356,14 +356,11 @@ template <typename T, int W>
 static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                               const tsk_params *params)
 {
-    if (call->cls != TS_CLASS_TSM2)
-        return TSK_DECLINED;
-    tsk_view v = tsk_view_of(call, ops);
-    if (v.nw > W || !tsk_aligned(ops, sizeof(T)))
-        return TSK_DECLINED;
-    tsk_scalars<T> s = tsk_scalars_of<T>(call);
-    if (s.alpha_zero)
-        return tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
+    tsk_view v;
+    tsk_scalars<T> s;
+    tsk_status done;
+    if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT64_MAX, stream, &v, &s, &done))
+        return done;
     int threads = params && params->threads ? params->threads : 256;
     if (threads % 32 || threads > tsk_max_threads<T, W>::value)
         return TSK_DECLINED;
