@@ -69,13 +69,19 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
         echo "== compute-sanitizer $tool: exit $?"; tail -n 3 "$build/san-$tool.log"
     done
 fi
-# TSK_NCU=REGEX: Nsight Compute's speed-of-light, occupancy and launch
-# sections for the first launch of each kernel matching REGEX in the benchmark.
+# TSK_NCU="REGEX[;REGEX...]": Nsight Compute's speed-of-light, occupancy,
+# launch, memory, scheduler and warp-stall sections for the first
+# TSK_NCU_COUNT (default 1) launches of the kernels matching each REGEX in
+# the benchmark, one report per REGEX (ncu-1.txt, ...).
 if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
-    timeout 150 ncu --kernel-name-base demangled -k "regex:$TSK_NCU" --launch-count "${TSK_NCU_COUNT:-3}" \
-        --section SpeedOfLight \
-        --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
-        "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu.txt" 2>&1
-    echo "== ncu: exit $? ($out/ncu.txt)"
+    n=0
+    echo "$TSK_NCU" | tr ';' '\n' | while IFS= read -r re; do
+        n=$((n + 1))
+        timeout 150 ncu --kernel-name-base demangled -k "regex:$re" --launch-count "${TSK_NCU_COUNT:-1}" \
+            --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+            --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
+            "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu-$n.txt" 2>&1
+        echo "== ncu $re: exit $? ($out/ncu-$n.txt)"
+    done
 fi
 rm -rf "$build"
