@@ -102,142 +102,140 @@ __device__ __forceinline__ void tsm2_stage_block(T *qs, const tsk_view &v, int64
     __pipeline_commit();
 }
 
-/* Rows-unit staging: one warp copies the KU x W piece of Q at kk0 into its
- * own shared rows qs[kl * W + j] (each row of W is then read whole, as a
- * broadcast), zeros outside Q.  Lanes walk Q's unit stride so the global
- * reads coalesce; KU and W are powers of two, so the index split is shifts.
- * Only this warp reads the piece: no block barrier is needed. */
+/* Rows-unit shape: a thread owns R consecutive rows (one 16-byte vector of
+ * shared memory) and JW = W / CS columns; CS warps split the columns of the
+ * same rows when R W words would pass a 64-register accumulator budget, so
+ * every width keeps its tile in registers and each load of Q feeds R rows.
+ * A stage holds KU values of k: 2 KB of P per warp of distinct rows. */
+template <typename T, int W> struct tsm2_rows_shape {
+    static const int R = tsm2_vec<T, 64>::value;
+    static const int acc = R * W * tsk_words<T>::value;
+    static const int CS = acc > 64 ? acc / 64 : 1;
+    static const int JW = W / CS;
+    static const int KU = 64 / (R * (int)sizeof(T)) * CS;
+    static const int STAGES = 4;
+};
+
+/* Rows-unit staging of piece kk0 (KU values of k) into one stage buffer:
+ * P rows [row0, row0 + rows) as ps[kl * rows + i] and Q as qs[kl * W + j],
+ * all by cp.async, zero-filled outside [.., nl) x [.., kend) x [.., nw).
+ * P goes in 16-byte copies when its columns are 16-byte aligned (vec),
+ * element by element otherwise. */
 template <typename T, int W, int KU>
-__device__ __forceinline__ void tsm2_stage_warp(T *qs, const tsk_view &v, int64_t kk0, int64_t kend, int lane)
+__device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v, int64_t row0, int rows,
+                                                int64_t kk0, int64_t kend, bool vec)
 {
-    const T *q = (const T *)v.q;
+    const T *p = (const T *)v.p, *q = (const T *)v.q;
+    const int E = vec ? tsm2_vec<T, 64>::value : 1;
+    /* Chunk c = threadIdx.x + n blockDim.x is (kl, il) = divmod(c, per_k):
+     * one division per stage, then steps. */
+    const int per_k = rows / E, dk = blockDim.x / per_k, di = blockDim.x % per_k;
+    for (int kl = threadIdx.x / per_k, ic = threadIdx.x % per_k; kl < KU; kl += dk, ic += di) {
+        if (ic >= per_k) {
+            ic -= per_k;
+            kl++;
+            if (kl >= KU)
+                break;
+        }
+        int il = ic * E;
+        int64_t i = row0 + il, kk = kk0 + kl;
+        int64_t n = kk < kend ? v.nl - i : 0;
+        int valid = n <= 0 ? 0 : (n < E ? (int)n : E);
+        const T *src = valid ? p + i + kk * v.p_sk : p;
+        __pipeline_memcpy_async(ps + kl * rows + il, src, sizeof(T) * E, sizeof(T) * (E - valid));
+    }
     const bool k_fast = v.q_sk == 1;
-#pragma unroll
-    for (int e0 = 0; e0 < KU * W; e0 += 32) {
-        int e = e0 + lane;
-        if (e < KU * W) {
-            int kl = k_fast ? e % KU : e / W;
-            int j = k_fast ? e / KU : e % W;
-            int64_t kk = kk0 + kl;
-            T *dst = qs + kl * W + j;
-            if (kk < kend && j < v.nw)
-                __pipeline_memcpy_async(dst, q + kk * v.q_sk + j * v.q_sj, sizeof(T));
-            else
-                *dst = tsk_zero<T>();
-        }
-    }
-    __pipeline_commit();
-}
-
-/* Rows-unit loads: thread `lane` owns rows row0 + r * 32 + lane; k values
- * kk0 .. kk0 + KU - 1, below kend. */
-template <typename T, int R, int KU>
-__device__ __forceinline__ void tsm2_li_load(T (&a)[R][KU], const tsk_view &v, int64_t row0, int64_t kk0,
-                                             int64_t kend, int lane)
-{
-    const T *p = (const T *)v.p;
-#pragma unroll
-    for (int u = 0; u < KU; u++) {
-        int64_t kk = kk0 + u;
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            int64_t i = row0 + r * 32 + lane;
-            a[r][u] = i < v.nl && kk < kend ? tsk_conj(__ldcs(p + i + kk * v.p_sk), v.p_conj) : tsk_zero<T>();
-        }
+    for (int e = threadIdx.x; e < KU * W; e += blockDim.x) {
+        int kl = k_fast ? e % KU : e / W;
+        int j = k_fast ? e / KU : e % W;
+        int64_t kk = kk0 + kl;
+        bool in = kk < kend && j < v.nw;
+        __pipeline_memcpy_async(qs + kl * W + j, in ? q + kk * v.q_sk + j * v.q_sj : q, sizeof(T),
+                                in ? 0 : sizeof(T));
     }
 }
 
-/* The warps of a block share its 32 R rows and take turns over its range of
- * k (blockIdx.y: [y kc, y kc + kc)) in pieces of KU (warp w: pieces w,
- * w + nwarp, ...), each with a private double buffer of Q, so they never
- * wait for one another until the final sum.  With one range the block
- * updates C; with several it writes its partial sums to ws[y] (rows of the
- * view fastest) for tsk_sum_partials. */
-template <typename T, int W, int R, int KU>
-__global__ void __launch_bounds__(tsk_max_threads<T, W>::value)
-    tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc)
+/* Rows-unit mapping (P unit stride along rows).  Warp w owns rows
+ * row0 + (w / CS) 32 R + lane R + r and columns (w % CS) JW + j; the block
+ * walks its range of k (blockIdx.y: [y kc, y kc + kc)) through a ring of
+ * STAGES buffers filled by cp.async, STAGES - 1 pieces ahead, one barrier
+ * per piece: the bytes in flight live in shared memory, not in registers.
+ * With one range the block updates C; with several it writes its partial
+ * sums to ws[y] (rows of the view fastest) for tsk_sum_partials. */
+template <typename T, int W>
+__global__ void __launch_bounds__(256) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc, bool vec)
 {
-    const int N = tsm2_vec<T, W>::value;
-    const int nwarp = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    T *qs = reinterpret_cast<T *>(tsm2_smem) + warp * 2 * KU * W;
-    const int64_t row0 = blockIdx.x * (int64_t)(32 * R);
+    typedef tsm2_rows_shape<T, W> sh;
+    const int R = sh::R, JW = sh::JW, KU = sh::KU, N = tsm2_vec<T, JW>::value;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int rows = (blockDim.x >> 5) / sh::CS * 32 * R;
+    const int stage = rows * KU + KU * W;
+    const int rl = warp / sh::CS * 32 * R + lane * R, j0 = warp % sh::CS * JW;
+    T *smem = reinterpret_cast<T *>(tsm2_smem);
+    const int64_t row0 = blockIdx.x * (int64_t)rows;
     const int64_t kbeg = blockIdx.y * kc, kend = kbeg + kc < v.nk ? kbeg + kc : v.nk;
     const int64_t npiece = (kend - kbeg + KU - 1) / KU;
 
-    T acc[R][W], a[R][KU];
+    T acc[R][JW];
 #pragma unroll
     for (int r = 0; r < R; r++)
 #pragma unroll
-        for (int j = 0; j < W; j++)
+        for (int j = 0; j < JW; j++)
             acc[r][j] = tsk_zero<T>();
 
-    int buf = 0;
-    if (warp < npiece) {
-        tsm2_stage_warp<T, W, KU>(qs, v, kbeg + warp * (int64_t)KU, kend, lane);
-        tsm2_li_load<T, R, KU>(a, v, row0, kbeg + warp * (int64_t)KU, kend, lane);
+    for (int t = 0; t < sh::STAGES - 1; t++) {
+        T *st = smem + t * stage;
+        if (t < npiece)
+            tsm2_stage_rows<T, W, KU>(st, st + rows * KU, v, row0, rows, kbeg + t * (int64_t)KU, kend, vec);
+        __pipeline_commit();
     }
-    for (int64_t t = warp; t < npiece; t += nwarp, buf ^= 1) {
-        const T *cur = qs + buf * KU * W;
-        const int64_t next = t + nwarp;
-        T an[R][KU];
+    for (int64_t t = 0; t < npiece; t++) {
+        __pipeline_wait_prior(sh::STAGES - 2);
+        /* Piece t has landed for every thread, and every warp is done with
+         * the buffer the next copy overwrites (piece t - 1's). */
+        __syncthreads();
+        const int64_t next = t + sh::STAGES - 1;
         if (next < npiece) {
-            tsm2_stage_warp<T, W, KU>(qs + (buf ^ 1) * KU * W, v, kbeg + next * KU, kend, lane);
-            tsm2_li_load<T, R, KU>(an, v, row0, kbeg + next * KU, kend, lane);
-            __pipeline_wait_prior(1);
-        } else {
-            __pipeline_wait_prior(0);
+            T *st = smem + next % sh::STAGES * stage;
+            tsm2_stage_rows<T, W, KU>(st, st + rows * KU, v, row0, rows, kbeg + next * KU, kend, vec);
         }
-        __syncwarp();
+        __pipeline_commit();
+        const T *ps = smem + t % sh::STAGES * stage, *qs = ps + rows * KU;
 #pragma unroll
-        for (int u = 0; u < KU; u++)
+        for (int u = 0; u < KU; u++) {
+            T a[R];
+            tsm2_ld_shared<T, R>(a, ps + u * rows + rl);
 #pragma unroll
-            for (int j0 = 0; j0 < W; j0 += N) {
+            for (int r = 0; r < R; r++)
+                a[r] = tsk_conj(a[r], v.p_conj);
+#pragma unroll
+            for (int jj = 0; jj < JW; jj += N) {
                 T b[N];
-                tsm2_ld_shared<T, N>(b, cur + u * W + j0);
+                tsm2_ld_shared<T, N>(b, qs + u * W + j0 + jj);
 #pragma unroll
                 for (int x = 0; x < N; x++) {
                     T q = tsk_conj(b[x], v.q_conj);
 #pragma unroll
                     for (int r = 0; r < R; r++)
-                        acc[r][j0 + x] = tsk_fma(a[r][u], q, acc[r][j0 + x]);
+                        acc[r][jj + x] = tsk_fma(a[r], q, acc[r][jj + x]);
                 }
             }
-        /* Every lane has read `cur` before the next piece overwrites it. */
-        __syncwarp();
-#pragma unroll
-        for (int r = 0; r < R; r++)
-#pragma unroll
-            for (int u = 0; u < KU; u++)
-                a[r][u] = an[r][u];
+        }
     }
 
-    /* Sum the warps' partials in warp order: red[j][row in block]. */
-    T *red = reinterpret_cast<T *>(tsm2_smem);
-    __syncthreads();
-    for (int w2 = 0; w2 < nwarp; w2++) {
-        if (warp == w2)
-#pragma unroll
-            for (int r = 0; r < R; r++)
-#pragma unroll
-                for (int j = 0; j < W; j++) {
-                    T *x = red + j * (32 * R) + r * 32 + lane;
-                    *x = w2 ? tsk_add(*x, acc[r][j]) : acc[r][j];
-                }
-        __syncthreads();
-    }
     T *c = (T *)v.c;
-    bool i_unit = ws || v.c_si == 1;
-    for (int e = threadIdx.x; e < 32 * R * W; e += blockDim.x) {
-        int rl = i_unit ? e % (32 * R) : e / W;
-        int j = i_unit ? e / (32 * R) : e % W;
-        int64_t i = row0 + rl;
-        if (i >= v.nl || j >= v.nw)
-            continue;
-        if (ws)
-            ws[(blockIdx.y * v.nw + j) * v.nl + i] = red[j * (32 * R) + rl];
-        else
-            tsk_update(c + i * v.c_si + j * v.c_sj, red[j * (32 * R) + rl], s);
-    }
+#pragma unroll
+    for (int j = 0; j < JW; j++)
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            int64_t i = row0 + rl + r;
+            if (i >= v.nl || j0 + j >= v.nw)
+                continue;
+            if (ws)
+                ws[(blockIdx.y * v.nw + j0 + j) * v.nl + i] = acc[r][j];
+            else
+                tsk_update(c + i * v.c_si + (j0 + j) * v.c_sj, acc[r][j], s);
+        }
 }
 
 /* K-unit mapping: warp w owns rows row0 + w * R + r; lane reads the VK
@@ -367,21 +365,23 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
     const int nwarp = threads / 32;
     cudaError_t e;
     if (v.p_si == 1) {
-        const int R = tsk_fit<T, W, 2>::value;
-        const int KU = tsm2_depth<T, 2 * R, 4, 16, 512 / (R * W * tsk_words<T>::value)>::value;
-        size_t tile = 2 * (size_t)nwarp * KU * W, red = 32 * R * W;
-        size_t smem = (tile > red ? tile : red) * sizeof(T);
-        int64_t blocks = (v.nl + 32 * R - 1) / (32 * R);
+        typedef tsm2_rows_shape<T, W> sh;
+        if (threads > 256 || nwarp % sh::CS)
+            return TSK_DECLINED;
+        const int rows = nwarp / sh::CS * 32 * sh::R;
+        size_t smem = (size_t)sh::STAGES * (rows * sh::KU + sh::KU * W) * sizeof(T);
+        const bool vec = (uintptr_t)v.p % 16 == 0 && v.p_sk % tsm2_vec<T, 64>::value == 0;
+        int64_t blocks = (v.nl + rows - 1) / rows;
         int per_sm = params && params->blocks_per_sm ? params->blocks_per_sm : 8;
-        int64_t kc = tsm2_split_k(blocks, v.nk, nwarp * KU, per_sm);
+        int64_t kc = tsm2_split_k(blocks, v.nk, sh::KU, per_sm);
         int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
         T *ws = NULL;
-        e = tsk_allow_smem(tsm2_rows_unit<T, W, R, KU>, smem);
+        e = tsk_allow_smem(tsm2_rows_unit<T, W>, smem);
         if (e == cudaSuccess && splits > 1)
             e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
         if (e == cudaSuccess) {
             dim3 grid((unsigned)blocks, (unsigned)splits);
-            tsm2_rows_unit<T, W, R, KU><<<grid, threads, smem, stream>>>(v, s, ws, kc);
+            tsm2_rows_unit<T, W><<<grid, threads, smem, stream>>>(v, s, ws, kc, vec);
             e = cudaGetLastError();
             if (e == cudaSuccess && ws)
                 e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);

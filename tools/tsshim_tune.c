@@ -35,7 +35,7 @@ static int run_cublas(void *p)
 }
 
 /* Parameter variants per class (each class documents what it reads). */
-static const tsk_params tsm2_variants[] = { { 128, 0, 0 }, { 256, 0, 0 }, { 512, 0, 0 }, { 256, 4, 0 },
+static const tsk_params tsm2_variants[] = { { 128, 0, 0 }, { 256, 0, 0 }, { 512, 0, 0 }, { 256, 4, 0 }, { 128, 16, 0 },
                                             { 256, 16, 0 } };
 static const tsk_params ism2_variants[] = { { 128, 4, 0 }, { 128, 8, 0 }, { 128, 16, 0 },
                                             { 256, 2, 0 }, { 256, 4, 0 }, { 256, 8, 0 } };
