@@ -1,23 +1,22 @@
 /* TSM2: C = alpha P Q + beta C with P long x long (nl x nk) and Q nk x nw,
  * nw <= W (see tsk_view.cuh for P, Q and the mirror).  A block covers all
  * nw columns of its rows, so P, the only large operand, is read exactly
- * once; Q streams through shared memory in double-buffered k pieces
- * (cp.async), and the next piece of P is loaded into registers while the
- * current one is multiplied (leap frogging).
- *
- * Two thread mappings, chosen by which stride of P is 1:
- *  - rows unit (A 'N'): lane = row; the warps of a block take turns over
- *    k, each with its own buffers of Q (no block barrier in the loop), and
- *    their partial sums meet in shared memory at the end in warp order;
- *    when the rows alone give too few blocks to fill the GPU, k is split
- *    over blocks as well and tsk_sum_partials adds the ranges in order
- *    (results stay deterministic);
+ * once.  Two thread mappings, chosen by which stride of P is 1:
+ *  - rows unit (A 'N'): a block-wide ring of four shared-memory stages,
+ *    filled by cp.async three pieces ahead, carries P and Q (the bytes in
+ *    flight cost no registers); each thread owns a 16-byte vector of rows
+ *    and all columns, or a share of them at wide widths; when the rows
+ *    alone would leave the last wave of blocks short, k is split over
+ *    blocks as well and tsk_sum_partials adds the ranges in order (results
+ *    stay deterministic);
  *  - k unit (A 'T'/'C'): warps own rows, each lane reads a 16-byte vector of
- *    consecutive k values (coalesced); a warp butterfly sums the lanes at
- *    the end.
+ *    consecutive k values (coalesced) into registers while the previous
+ *    ones are multiplied (leap frogging); Q streams through double-buffered
+ *    shared memory; a warp butterfly sums the lanes at the end.
  * Q is read from shared memory in 16-byte vectors: one load feeds R rows
  * times the vector's elements of multiply-adds, so shared-memory issue does
- * not bound the wide cells. */
+ * not bound the wide cells.  Both mappings need P 16-byte aligned along its
+ * unit stride and decline otherwise (cuBLAS runs). */
 #include <cuda_pipeline_primitives.h>
 #include "tsk_view.cuh"
 
@@ -106,8 +105,11 @@ __device__ __forceinline__ void tsm2_stage_block(T *qs, const tsk_view &v, int64
  * shared memory) and JW = W / CS columns; CS warps split the columns of the
  * same rows when R W words would pass a 64-register accumulator budget, so
  * every width keeps its tile in registers and each load of Q feeds R rows.
- * A stage holds KU values of k: 2 KB of P per warp of distinct rows. */
+ * A stage holds KU values of k: 2 KB of P per warp of distinct rows.  The
+ * block size NT is fixed, so that the staging's index arithmetic is all
+ * shifts of constants. */
 template <typename T, int W> struct tsm2_rows_shape {
+    static const int NT = 256;
     static const int R = tsm2_vec<T, 64>::value;
     static const int acc = R * W * tsk_words<T>::value;
     static const int CS = acc > 64 ? acc / 64 : 1;
@@ -117,35 +119,35 @@ template <typename T, int W> struct tsm2_rows_shape {
 };
 
 /* Rows-unit staging of piece kk0 (KU values of k) into one stage buffer:
- * P rows [row0, row0 + rows) as ps[kl * rows + i] and Q as qs[kl * W + j],
+ * P rows [row0, row0 + ROWS) as ps[kl * ROWS + i] and Q as qs[kl * W + j],
  * all by cp.async, zero-filled outside [.., nl) x [.., kend) x [.., nw).
- * P goes in 16-byte copies when its columns are 16-byte aligned (vec),
- * element by element otherwise. */
-template <typename T, int W, int KU>
-__device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v, int64_t row0, int rows,
-                                                int64_t kk0, int64_t kend, bool vec)
+ * P goes in 16-byte copies (E elements; the launch checks the alignment):
+ * a thread's copies step through fixed offsets from one pointer, so few
+ * registers stay live. */
+template <typename T, int W, int KU, int ROWS, int NT, int E>
+__device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v, int64_t row0, int64_t kk0,
+                                                int64_t kend)
 {
     const T *p = (const T *)v.p, *q = (const T *)v.q;
-    const int E = vec ? tsm2_vec<T, 64>::value : 1;
-    /* Chunk c = threadIdx.x + n blockDim.x is (kl, il) = divmod(c, per_k):
-     * one division per stage, then steps. */
-    const int per_k = rows / E, dk = blockDim.x / per_k, di = blockDim.x % per_k;
-    for (int kl = threadIdx.x / per_k, ic = threadIdx.x % per_k; kl < KU; kl += dk, ic += di) {
-        if (ic >= per_k) {
-            ic -= per_k;
-            kl++;
-            if (kl >= KU)
-                break;
-        }
-        int il = ic * E;
-        int64_t i = row0 + il, kk = kk0 + kl;
-        int64_t n = kk < kend ? v.nl - i : 0;
-        int valid = n <= 0 ? 0 : (n < E ? (int)n : E);
-        const T *src = valid ? p + i + kk * v.p_sk : p;
-        __pipeline_memcpy_async(ps + kl * rows + il, src, sizeof(T) * E, sizeof(T) * (E - valid));
+    const int PER_K = ROWS / E;
+    /* One run of E rows per thread, every (NT / PER_K)-th column. */
+    const int G = NT / PER_K, il = threadIdx.x % PER_K * E, kl0 = threadIdx.x / PER_K;
+    const int64_t left = v.nl - (row0 + il);
+    const int rv = left <= 0 ? 0 : (left < E ? (int)left : E);
+    const T *src = p + row0 + il + (kk0 + kl0) * v.p_sk;
+#pragma unroll
+    for (int n = 0; n < KU / G; n++) {
+        int valid = kk0 + kl0 + n * G < kend ? rv : 0;
+        __pipeline_memcpy_async(ps + (kl0 + n * G) * ROWS + il, valid ? src : p, sizeof(T) * E,
+                                sizeof(T) * (E - valid));
+        src += G * v.p_sk;
     }
     const bool k_fast = v.q_sk == 1;
-    for (int e = threadIdx.x; e < KU * W; e += blockDim.x) {
+#pragma unroll
+    for (int e0 = 0; e0 < KU * W; e0 += NT) {
+        int e = e0 + threadIdx.x;
+        if (KU * W % NT && e >= KU * W)
+            break;
         int kl = k_fast ? e % KU : e / W;
         int j = k_fast ? e / KU : e % W;
         int64_t kk = kk0 + kl;
@@ -153,6 +155,17 @@ __device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v,
         __pipeline_memcpy_async(qs + kl * W + j, in ? q + kk * v.q_sk + j * v.q_sj : q, sizeof(T),
                                 in ? 0 : sizeof(T));
     }
+}
+
+/* One piece into ring slot `slot`. */
+template <typename T, int W>
+__device__ __forceinline__ void tsm2_stage_piece(T *smem, int64_t slot, const tsk_view &v, int64_t row0,
+                                                 int64_t kk0, int64_t kend)
+{
+    typedef tsm2_rows_shape<T, W> sh;
+    const int ROWS = sh::NT / 32 / sh::CS * 32 * sh::R;
+    T *ps = smem + slot * (ROWS * sh::KU + sh::KU * W), *qs = ps + ROWS * sh::KU;
+    tsm2_stage_rows<T, W, sh::KU, ROWS, sh::NT, tsm2_vec<T, 64>::value>(ps, qs, v, row0, kk0, kend);
 }
 
 /* Rows-unit mapping (P unit stride along rows).  Warp w owns rows
@@ -163,16 +176,15 @@ __device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v,
  * With one range the block updates C; with several it writes its partial
  * sums to ws[y] (rows of the view fastest) for tsk_sum_partials. */
 template <typename T, int W>
-__global__ void __launch_bounds__(256) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc, bool vec)
+__global__ void __launch_bounds__(256, 2) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc)
 {
     typedef tsm2_rows_shape<T, W> sh;
     const int R = sh::R, JW = sh::JW, KU = sh::KU, N = tsm2_vec<T, JW>::value;
+    const int ROWS = sh::NT / 32 / sh::CS * 32 * R, STAGE = ROWS * KU + KU * W;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int rows = (blockDim.x >> 5) / sh::CS * 32 * R;
-    const int stage = rows * KU + KU * W;
     const int rl = warp / sh::CS * 32 * R + lane * R, j0 = warp % sh::CS * JW;
     T *smem = reinterpret_cast<T *>(tsm2_smem);
-    const int64_t row0 = blockIdx.x * (int64_t)rows;
+    const int64_t row0 = blockIdx.x * (int64_t)ROWS;
     const int64_t kbeg = blockIdx.y * kc, kend = kbeg + kc < v.nk ? kbeg + kc : v.nk;
     const int64_t npiece = (kend - kbeg + KU - 1) / KU;
 
@@ -184,9 +196,8 @@ __global__ void __launch_bounds__(256) tsm2_rows_unit(tsk_view v, tsk_scalars<T>
             acc[r][j] = tsk_zero<T>();
 
     for (int t = 0; t < sh::STAGES - 1; t++) {
-        T *st = smem + t * stage;
         if (t < npiece)
-            tsm2_stage_rows<T, W, KU>(st, st + rows * KU, v, row0, rows, kbeg + t * (int64_t)KU, kend, vec);
+            tsm2_stage_piece<T, W>(smem, t, v, row0, kbeg + t * (int64_t)KU, kend);
         __pipeline_commit();
     }
     for (int64_t t = 0; t < npiece; t++) {
@@ -195,16 +206,14 @@ __global__ void __launch_bounds__(256) tsm2_rows_unit(tsk_view v, tsk_scalars<T>
          * the buffer the next copy overwrites (piece t - 1's). */
         __syncthreads();
         const int64_t next = t + sh::STAGES - 1;
-        if (next < npiece) {
-            T *st = smem + next % sh::STAGES * stage;
-            tsm2_stage_rows<T, W, KU>(st, st + rows * KU, v, row0, rows, kbeg + next * KU, kend, vec);
-        }
+        if (next < npiece)
+            tsm2_stage_piece<T, W>(smem, next % sh::STAGES, v, row0, kbeg + next * KU, kend);
         __pipeline_commit();
-        const T *ps = smem + t % sh::STAGES * stage, *qs = ps + rows * KU;
+        const T *ps = smem + t % sh::STAGES * STAGE, *qs = ps + ROWS * KU;
 #pragma unroll
         for (int u = 0; u < KU; u++) {
             T a[R];
-            tsm2_ld_shared<T, R>(a, ps + u * rows + rl);
+            tsm2_ld_shared<T, R>(a, ps + u * ROWS + rl);
 #pragma unroll
             for (int r = 0; r < R; r++)
                 a[r] = tsk_conj(a[r], v.p_conj);
@@ -334,20 +343,28 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_
     }
 }
 
-/* The length of the k ranges the rows-unit grid is split into: enough
- * blocks for `per_sm` on every SM (a grid of few blocks leaves SMs idle in
- * its last wave), a multiple of a block's `step` (nwarp x KU), and at least
- * four steps per range.  One range when the rows alone fill the device. */
-static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int per_sm)
+/* The length of the k ranges the rows-unit grid is split into: the number
+ * of ranges (at most 32, each at least four steps of k) that fills the
+ * `slots` blocks resident at once best, counting the idle slots of the last
+ * wave; ties go to fewer ranges (less partial-sum traffic).  A multiple of
+ * `step`; one range when the rows alone fill the device as well. */
+static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int64_t slots)
 {
-    int64_t want = ((int64_t)tsk_sm_count() * per_sm + rowblocks - 1) / rowblocks;
-    int64_t most = nk / (4 * step);
-    int64_t splits = want < most ? want : most;
-    if (splits > 16)
-        splits = 16;
-    if (splits <= 1)
+    int64_t most = nk / (4 * step), best = 1;
+    double best_fill = 0;
+    if (most > 32)
+        most = 32;
+    for (int64_t s = 1; s <= most || s == 1; s++) {
+        int64_t blocks = rowblocks * s, waves = (blocks + slots - 1) / slots;
+        double fill = (double)blocks / (double)(waves * slots);
+        if (fill > best_fill + 1e-9) {
+            best_fill = fill;
+            best = s;
+        }
+    }
+    if (best <= 1)
         return nk > 0 ? nk : 1;
-    return ((nk + splits - 1) / splits + step - 1) / step * step;
+    return ((nk + best - 1) / best + step - 1) / step * step;
 }
 
 template <typename T, int W>
@@ -366,22 +383,27 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
     cudaError_t e;
     if (v.p_si == 1) {
         typedef tsm2_rows_shape<T, W> sh;
-        if (threads > 256 || nwarp % sh::CS)
-            return TSK_DECLINED;
-        const int rows = nwarp / sh::CS * 32 * sh::R;
+        const int rows = sh::NT / 32 / sh::CS * 32 * sh::R;
         size_t smem = (size_t)sh::STAGES * (rows * sh::KU + sh::KU * W) * sizeof(T);
-        const bool vec = (uintptr_t)v.p % 16 == 0 && v.p_sk % tsm2_vec<T, 64>::value == 0;
+        /* 16-byte copies of P need its columns 16-byte aligned. */
+        if ((uintptr_t)v.p % 16 || v.p_sk % tsm2_vec<T, 64>::value)
+            return TSK_DECLINED;
         int64_t blocks = (v.nl + rows - 1) / rows;
-        int per_sm = params && params->blocks_per_sm ? params->blocks_per_sm : 8;
-        int64_t kc = tsm2_split_k(blocks, v.nk, sh::KU, per_sm);
+        /* Blocks resident per SM: the tuning row's, else the occupancy. */
+        int per_sm = params ? params->blocks_per_sm : 0;
+        e = tsk_allow_smem(tsm2_rows_unit<T, W>, smem);
+        if (e == cudaSuccess && per_sm <= 0)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_rows_unit<T, W>, sh::NT, smem);
+        if (e != cudaSuccess || per_sm <= 0)
+            return TSK_DECLINED;
+        int64_t kc = tsm2_split_k(blocks, v.nk, sh::KU, (int64_t)tsk_sm_count() * per_sm);
         int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
         T *ws = NULL;
-        e = tsk_allow_smem(tsm2_rows_unit<T, W>, smem);
-        if (e == cudaSuccess && splits > 1)
+        if (splits > 1)
             e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
         if (e == cudaSuccess) {
             dim3 grid((unsigned)blocks, (unsigned)splits);
-            tsm2_rows_unit<T, W><<<grid, threads, smem, stream>>>(v, s, ws, kc, vec);
+            tsm2_rows_unit<T, W><<<grid, sh::NT, smem, stream>>>(v, s, ws, kc);
             e = cudaGetLastError();
             if (e == cudaSuccess && ws)
                 e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);
