@@ -116,20 +116,24 @@ template <typename T, int W> struct tsm2_rows_shape {
     static const int JW = W / CS;
     static const int KU = 64 / (R * (int)sizeof(T)) * CS;
     static const int STAGES = 4;
+    static const int ROWS = NT / 32 / CS * 32 * R;  /* rows of a block */
+    static const int STAGE = ROWS * KU + KU * W;    /* elements of a stage */
 };
 
-/* Rows-unit staging of piece kk0 (KU values of k) into one stage buffer:
+/* Rows-unit staging of piece kk0 (KU values of k) into ring slot `slot`:
  * P rows [row0, row0 + ROWS) as ps[kl * ROWS + i] and Q as qs[kl * W + j],
  * all by cp.async, zero-filled outside [.., nl) x [.., kend) x [.., nw).
- * P goes in 16-byte copies (E elements; the launch checks the alignment):
+ * P goes in 16-byte copies of E elements (the launch checks the alignment):
  * a thread's copies step through fixed offsets from one pointer, so few
  * registers stay live. */
-template <typename T, int W, int KU, int ROWS, int NT, int E>
-__device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v, int64_t row0, int64_t kk0,
-                                                int64_t kend)
+template <typename T, int W>
+__device__ __forceinline__ void tsm2_stage_rows(T *smem, int64_t slot, const tsk_view &v, int64_t row0,
+                                                int64_t kk0, int64_t kend)
 {
+    typedef tsm2_rows_shape<T, W> sh;
+    const int E = sh::R, KU = sh::KU, ROWS = sh::ROWS, NT = sh::NT, PER_K = ROWS / E;
+    T *ps = smem + slot * sh::STAGE, *qs = ps + ROWS * KU;
     const T *p = (const T *)v.p, *q = (const T *)v.q;
-    const int PER_K = ROWS / E;
     /* One run of E rows per thread, every (NT / PER_K)-th column. */
     const int G = NT / PER_K, il = threadIdx.x % PER_K * E, kl0 = threadIdx.x / PER_K;
     const int64_t left = v.nl - (row0 + il);
@@ -157,17 +161,6 @@ __device__ __forceinline__ void tsm2_stage_rows(T *ps, T *qs, const tsk_view &v,
     }
 }
 
-/* One piece into ring slot `slot`. */
-template <typename T, int W>
-__device__ __forceinline__ void tsm2_stage_piece(T *smem, int64_t slot, const tsk_view &v, int64_t row0,
-                                                 int64_t kk0, int64_t kend)
-{
-    typedef tsm2_rows_shape<T, W> sh;
-    const int ROWS = sh::NT / 32 / sh::CS * 32 * sh::R;
-    T *ps = smem + slot * (ROWS * sh::KU + sh::KU * W), *qs = ps + ROWS * sh::KU;
-    tsm2_stage_rows<T, W, sh::KU, ROWS, sh::NT, tsm2_vec<T, 64>::value>(ps, qs, v, row0, kk0, kend);
-}
-
 /* Rows-unit mapping (P unit stride along rows).  Warp w owns rows
  * row0 + (w / CS) 32 R + lane R + r and columns (w % CS) JW + j; the block
  * walks its range of k (blockIdx.y: [y kc, y kc + kc)) through a ring of
@@ -179,8 +172,7 @@ template <typename T, int W>
 __global__ void __launch_bounds__(256, 2) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc)
 {
     typedef tsm2_rows_shape<T, W> sh;
-    const int R = sh::R, JW = sh::JW, KU = sh::KU, N = tsm2_vec<T, JW>::value;
-    const int ROWS = sh::NT / 32 / sh::CS * 32 * R, STAGE = ROWS * KU + KU * W;
+    const int R = sh::R, JW = sh::JW, KU = sh::KU, N = tsm2_vec<T, JW>::value, ROWS = sh::ROWS;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int rl = warp / sh::CS * 32 * R + lane * R, j0 = warp % sh::CS * JW;
     T *smem = reinterpret_cast<T *>(tsm2_smem);
@@ -197,7 +189,7 @@ __global__ void __launch_bounds__(256, 2) tsm2_rows_unit(tsk_view v, tsk_scalars
 
     for (int t = 0; t < sh::STAGES - 1; t++) {
         if (t < npiece)
-            tsm2_stage_piece<T, W>(smem, t, v, row0, kbeg + t * (int64_t)KU, kend);
+            tsm2_stage_rows<T, W>(smem, t, v, row0, kbeg + t * (int64_t)KU, kend);
         __pipeline_commit();
     }
     for (int64_t t = 0; t < npiece; t++) {
@@ -207,9 +199,9 @@ __global__ void __launch_bounds__(256, 2) tsm2_rows_unit(tsk_view v, tsk_scalars
         __syncthreads();
         const int64_t next = t + sh::STAGES - 1;
         if (next < npiece)
-            tsm2_stage_piece<T, W>(smem, next % sh::STAGES, v, row0, kbeg + next * KU, kend);
+            tsm2_stage_rows<T, W>(smem, next % sh::STAGES, v, row0, kbeg + next * KU, kend);
         __pipeline_commit();
-        const T *ps = smem + t % sh::STAGES * STAGE, *qs = ps + ROWS * KU;
+        const T *ps = smem + t % sh::STAGES * sh::STAGE, *qs = ps + ROWS * KU;
 #pragma unroll
         for (int u = 0; u < KU; u++) {
             T a[R];
@@ -376,19 +368,16 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
     tsk_status done;
     if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT64_MAX, stream, &v, &s, &done))
         return done;
-    int threads = params && params->threads ? params->threads : 256;
-    if (threads % 32 || threads > tsk_max_threads<T, W>::value)
+    /* Both mappings copy P in 16-byte vectors along its unit stride: the
+     * other stride and the base must keep them aligned. */
+    const int64_t lead = v.p_si == 1 ? v.p_sk : v.p_si;
+    if ((v.p_si != 1 && v.p_sk != 1) || (uintptr_t)v.p % 16 || lead % tsm2_vec<T, 64>::value)
         return TSK_DECLINED;
-    const int nwarp = threads / 32;
     cudaError_t e;
     if (v.p_si == 1) {
         typedef tsm2_rows_shape<T, W> sh;
-        const int rows = sh::NT / 32 / sh::CS * 32 * sh::R;
-        size_t smem = (size_t)sh::STAGES * (rows * sh::KU + sh::KU * W) * sizeof(T);
-        /* 16-byte copies of P need its columns 16-byte aligned. */
-        if ((uintptr_t)v.p % 16 || v.p_sk % tsm2_vec<T, 64>::value)
-            return TSK_DECLINED;
-        int64_t blocks = (v.nl + rows - 1) / rows;
+        size_t smem = (size_t)sh::STAGES * sh::STAGE * sizeof(T);
+        int64_t blocks = (v.nl + sh::ROWS - 1) / sh::ROWS;
         /* Blocks resident per SM: the tuning row's, else the occupancy. */
         int per_sm = params ? params->blocks_per_sm : 0;
         e = tsk_allow_smem(tsm2_rows_unit<T, W>, smem);
@@ -412,11 +401,11 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
             cudaError_t f = cudaFreeAsync(ws, stream);
             e = e != cudaSuccess ? e : f;
         }
-    } else if (v.p_sk == 1) {
-        /* Vector loads along k need every row of P 16-byte aligned. */
-        const int VK = tsm2_vec<T, 64>::value;
-        if ((uintptr_t)v.p % 16 || v.p_si % VK)
+    } else {
+        int threads = params && params->threads ? params->threads : 256;
+        if (threads % 32 || threads > tsk_max_threads<T, W>::value)
             return TSK_DECLINED;
+        const int nwarp = threads / 32, VK = tsm2_vec<T, 64>::value;
         const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R * VK, 1, 2, 64 / W>::value;
         size_t smem = 2 * (size_t)32 * KU * VK * W * sizeof(T);
         int64_t blocks = (v.nl + nwarp * R - 1) / (nwarp * R);
@@ -425,8 +414,6 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
             tsm2_k_unit<T, W, R, KU><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
             e = cudaGetLastError();
         }
-    } else {
-        return TSK_DECLINED;
     }
     return tsk_status_of(e);
 }
