@@ -4,7 +4,9 @@
  * Plain C, no CUDA: the GPU pipeline executes the plan, the unit test checks
  * its arithmetic.
  *
- *   TSM2, ISM2           rows of C and op(A) (m); the mirror: columns (n)
+ *   TSM2, ISM2           rows of C and op(A) (m); the mirror: columns (n);
+ *                        TSM2 whose long operand is stored with k along
+ *                        its columns: k, as TSMTTSM, when C fits a slice
  *   RANKK, REGULAR       columns of C and op(B) (n)
  *   TSMTTSM              k: every slice accumulates into C on the device,
  *                        the first with the call's beta, later ones with 1,

@@ -273,6 +273,32 @@ int main(void)
                (long long)k, up, down);
     }
 
+    /* TSM2 is cut along the stored columns of its long operand: k for A 'N'
+     * (mirror: B 'T') while all of C fits one slice, else the long side of C. */
+    {
+        static const struct {
+            char ta, tb;
+            int mirror;
+            int64_t budget_elems;
+            ts_slice_dim want;
+        } cut[] = {
+            { 'N', 'N', 0, 8 * L * W, TS_SLICE_K }, { 'N', 'N', 0, L * W - 1, TS_SLICE_M },
+            { 'T', 'N', 0, 8 * L * W, TS_SLICE_M }, { 'N', 'T', 1, 8 * L * W, TS_SLICE_K },
+            { 'N', 'N', 1, 8 * L * W, TS_SLICE_N }, { 'N', 'C', 1, L * W - 1, TS_SLICE_N },
+        };
+        const char *why = NULL;
+        for (size_t i = 0; i < sizeof cut / sizeof cut[0] && !why; i++) {
+            spec s = { TS_D, cut[i].ta, cut[i].tb, cut[i].mirror ? W : L, cut[i].mirror ? L : W, L, 0, 0, 0, { 0 } };
+            ts_call c = make_call(&s);
+            ts_slice_plan p;
+            ts_slice_plan_make(&p, &c, cut[i].budget_elems * 8);
+            if (c.cls != TS_CLASS_TSM2 || c.mirror != cut[i].mirror || p.dim != cut[i].want)
+                why = "a TSM2 layout is cut along the wrong dimension";
+        }
+        tap_ok(!why, "TSM2 is cut along the long operand's stored columns when C fits a slice%s%s", why ? ": " : "",
+               why ? why : "");
+    }
+
     /* What is left after slice 2 fails: the rest of C, from where slice 2 starts. */
     {
         spec s = { TS_D, 'T', 'N', L, W, L, 2, 0, 0, { 0 } };
