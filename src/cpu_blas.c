@@ -11,7 +11,7 @@
 #include "log.h"
 
 static const char *const symbols[TS_NPREC] = { "sgemm_", "dgemm_", "cgemm_", "zgemm_" };
-static _Atomic(ts_gemm_fn) resolved[TS_NPREC];
+_Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NPREC];
 
 /* Base address of the object holding this code: what must never be the target. */
 static void *own_base(void)
@@ -71,11 +71,9 @@ static void *resolve(ts_prec p)
     return s.found;
 }
 
-ts_gemm_fn ts_cpu_gemm(ts_prec p)
+ts_gemm_fn ts_cpu_gemm_resolve(ts_prec p)
 {
-    ts_gemm_fn fn = atomic_load_explicit(&resolved[p], memory_order_acquire);
-    if (fn)
-        return fn;
+    ts_gemm_fn fn;
     void *sym = resolve(p);
     if (!sym) {
         ts_log_error("no CPU BLAS provides %s: link the program with a BLAS (e.g. -lopenblas) "
@@ -84,7 +82,7 @@ ts_gemm_fn ts_cpu_gemm(ts_prec p)
     }
     /* Converting the object pointer from dlsym is how POSIX hands out functions. */
     memcpy(&fn, &sym, sizeof fn);
-    atomic_store_explicit(&resolved[p], fn, memory_order_release);
+    atomic_store_explicit(&ts_cpu_resolved[p], fn, memory_order_release);
     return fn;
 }
 

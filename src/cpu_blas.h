@@ -2,6 +2,7 @@
 #ifndef TS_CPU_BLAS_H
 #define TS_CPU_BLAS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include "ts_call.h"
 
@@ -19,6 +20,15 @@ void ts_forward(const ts_call *c);
  * libraries loaded with dlopen(RTLD_LOCAL)).  Never the shim itself.  When no
  * BLAS defines it the process cannot run: one line says how to fix it and
  * the process exits with status 127. */
-ts_gemm_fn ts_cpu_gemm(ts_prec p);
+ts_gemm_fn ts_cpu_gemm_resolve(ts_prec p);
+
+/* Each routine once resolved: a forwarded call costs one load here. */
+extern _Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NPREC];
+
+static inline ts_gemm_fn ts_cpu_gemm(ts_prec p)
+{
+    ts_gemm_fn fn = atomic_load_explicit(&ts_cpu_resolved[p], memory_order_acquire);
+    return fn ? fn : ts_cpu_gemm_resolve(p);
+}
 
 #endif

@@ -1,5 +1,6 @@
 #include "gemm_entry.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -108,12 +109,29 @@ static void route(ts_call *c, const ts_config *cfg)
     ts_policy_decide(c, cfg, ts_profile_get());
 }
 
-int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+ts_forward_gate ts_gate;
+static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
+
+static void arm_gate(void)
 {
     const ts_config *cfg = ts_config_get();
-    if (cfg->verbose > 0 || *m <= 0 || *n <= 0 || *k <= 0 || ts_gpu_cuda_loaded())
-        return 0;
-    return ts_policy_cpu_reason(cfg, prec, ts_gemm_flops(prec, *m, *n, *k)) && !ts_scalar_is_zero(prec, alpha);
+    if (cfg->verbose > 0)
+        return;
+    for (int p = 0; p < TS_NPREC; p++)
+        ts_gate.cpu_below[p] = ts_policy_cpu_below(cfg, (ts_prec)p);
+    ts_gate.startup_tail = ts_gpu_startup_tail();
+    atomic_store_explicit(&ts_gate.armed, 1, memory_order_release);
+}
+
+int ts_gemm_forward_arm(void)
+{
+    pthread_once(&gate_once, arm_gate);
+    return atomic_load_explicit(&ts_gate.armed, memory_order_acquire);
+}
+
+int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+{
+    return ts_gemm_forward_arm() && ts_gate_passes(prec, m, n, k, alpha) && !ts_gpu_cuda_loaded();
 }
 
 void ts_gemm(ts_call *c)
@@ -155,4 +173,15 @@ void ts_gemm(ts_call *c)
             ts_log(3, "%s", c->gpu_phases);
     }
     in_shim = 0;
+}
+
+void ts_gemm_fortran(ts_prec prec, const char *transa, const char *transb, const int *m, const int *n,
+                     const int *k, const void *alpha, const void *a, const int *lda, const void *b,
+                     const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
+                     size_t transb_len)
+{
+    ts_call call;
+    ts_call_from_fortran(&call, prec, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len,
+                         transb_len);
+    ts_gemm(&call);
 }

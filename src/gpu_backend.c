@@ -126,6 +126,12 @@ void ts_gpu_watch_init(void)
     pthread_once(&startup_once, watch_startup_objects);
 }
 
+struct link_map *ts_gpu_startup_tail(void)
+{
+    ts_gpu_watch_init();
+    return atomic_load(&cuda_seen) ? NULL : startup_tail;
+}
+
 /* Nothing was loaded after the startup objects (which had no CUDA driver,
  * else cuda_seen is set).  Other namespaces (dlmopen) are not watched: the
  * backend could not read their device pointers anyway. */

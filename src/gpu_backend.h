@@ -41,6 +41,12 @@ int ts_gpu_cuda_loaded(void);
  * use); later loads are detected against them. */
 void ts_gpu_watch_init(void);
 
+/* The loader list's last object while every object was loaded at startup
+ * and none is the CUDA driver: as long as its l_next stays NULL, nothing
+ * was loaded since and the driver is not in the process.  NULL when the
+ * watch cannot tell (objects added before it started, or the driver seen). */
+struct link_map *ts_gpu_startup_tail(void);
+
 /* fork() child handler: the child may not use the parent's CUDA context. */
 void ts_gpu_after_fork(void);
 

@@ -1,5 +1,7 @@
 #include "policy.h"
 
+#include <math.h>
+
 static void decide(ts_call *c, ts_decision d, const char *reason)
 {
     c->decision = d;
@@ -13,15 +15,18 @@ int ts_call_on_device(const ts_call *c)
 
 /* The CPU decisions that depend neither on residency nor on the cost model,
  * in the policy's order. */
+double ts_policy_cpu_below(const ts_config *cfg, ts_prec p)
+{
+    if (cfg->mode == TS_MODE_CPU || cfg->disabled[p])
+        return INFINITY;
+    return cfg->mode == TS_MODE_AUTO ? cfg->min_flops : 0.0;
+}
+
 const char *ts_policy_cpu_reason(const ts_config *cfg, ts_prec p, double flops)
 {
-    if (cfg->mode == TS_MODE_CPU)
-        return "mode cpu";
-    if (cfg->disabled[p])
-        return "routine disabled";
-    if (cfg->mode == TS_MODE_AUTO && flops < cfg->min_flops)
-        return "below TSSHIM_MIN_FLOPS";
-    return NULL;
+    if (!(flops < ts_policy_cpu_below(cfg, p)))
+        return NULL;
+    return cfg->mode == TS_MODE_CPU ? "mode cpu" : cfg->disabled[p] ? "routine disabled" : "below TSSHIM_MIN_FLOPS";
 }
 
 const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg)

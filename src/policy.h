@@ -19,6 +19,10 @@ const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg);
  * flops (cpu mode, a disabled routine, below TSSHIM_MIN_FLOPS), else NULL. */
 const char *ts_policy_cpu_reason(const ts_config *cfg, ts_prec p, double flops);
 
+/* The flops below which ts_policy_cpu_reason keeps a call of routine p on
+ * the CPU: infinite in cpu mode or for a disabled routine, 0 in gpu mode. */
+double ts_policy_cpu_below(const ts_config *cfg, ts_prec p);
+
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */
 int ts_call_on_device(const ts_call *c);

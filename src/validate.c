@@ -28,25 +28,13 @@ int ts_validate(ts_call *c)
     return 0;
 }
 
-/* Compares a scalar of precision p with re + 0i. */
-static int scalar_is(ts_prec p, const void *x, double re)
-{
-    switch (p) {
-    case TS_S: return *(const float *)x == (float)re;
-    case TS_D: return *(const double *)x == re;
-    case TS_C: return ((const float *)x)[0] == (float)re && ((const float *)x)[1] == 0.0f;
-    default: return ((const double *)x)[0] == re && ((const double *)x)[1] == 0.0;
-    }
-}
-
 void ts_scalar_flags(ts_call *c)
 {
-    c->alpha_zero = scalar_is(c->prec, c->alpha, 0.0);
-    c->beta_zero = scalar_is(c->prec, c->beta, 0.0);
-    c->beta_one = scalar_is(c->prec, c->beta, 1.0);
+    c->alpha_zero = ts_scalar_is(c->prec, c->alpha, 0.0);
+    c->beta_zero = ts_scalar_is(c->prec, c->beta, 0.0);
+    c->beta_one = ts_scalar_is(c->prec, c->beta, 1.0);
 }
 
-int ts_scalar_is_zero(ts_prec p, const void *x) { return scalar_is(p, x, 0.0); }
 
 int ts_quick_return(const ts_call *c)
 {

@@ -16,7 +16,16 @@ int ts_quick_return(const ts_call *c);
 /* Sets alpha_zero, beta_zero and beta_one from the scalars. */
 void ts_scalar_flags(ts_call *c);
 
-/* Whether a scalar of precision p (a complex one: both parts) is zero. */
-int ts_scalar_is_zero(ts_prec p, const void *x);
+/* Whether a scalar of precision p equals re + 0i (inline: the forwarding
+ * path tests alpha). */
+static inline int ts_scalar_is(ts_prec p, const void *x, double re)
+{
+    switch (p) {
+    case TS_S: return *(const float *)x == (float)re;
+    case TS_D: return *(const double *)x == re;
+    case TS_C: return ((const float *)x)[0] == (float)re && ((const float *)x)[1] == 0.0f;
+    default: return ((const double *)x)[0] == re && ((const double *)x)[1] == 0.0;
+    }
+}
 
 #endif
