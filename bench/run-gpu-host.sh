@@ -141,7 +141,7 @@ bench)
   # How the shim looks for the CUDA driver on this host (the forwarding cost depends on it).
   TSSHIM_VERBOSE=2 LD_PRELOAD=$work/build/.libs/libtsshim.so ./bench/bench_forward --measure 2>&1 |
     grep 'loader watch' >>"$log/bench_forward.txt"
-  OUT=$out/datapath timeout 270 sh "$work/src/bench/run-datapath-gpu.sh" >"$log/datapath.txt" 2>&1
+  OUT=$out/datapath timeout $(left 10) sh "$work/src/bench/run-datapath-gpu.sh" >"$log/datapath.txt" 2>&1
   echo "datapath: exit $?"
   cp "$out"/datapath/e2e.csv "$out"/datapath/profile "$out/" 2>/dev/null
   tail -60 "$log/bench_kernels.txt" 2>/dev/null

@@ -1,22 +1,30 @@
 /* TSM2: C = alpha P Q + beta C with P long x long (nl x nk) and Q nk x nw,
  * nw <= W (see tsk_view.cuh for P, Q and the mirror).  A block covers all
  * nw columns of its rows, so P, the only large operand, is read exactly
- * once.  Two thread mappings, chosen by which stride of P is 1:
- *  - rows unit (A 'N'): a block-wide ring of four shared-memory stages,
- *    filled by cp.async three pieces ahead, carries P and Q (the bytes in
- *    flight cost no registers); each thread owns a 16-byte vector of rows
- *    and all columns, or a share of them at wide widths; when the rows
- *    alone would leave the last wave of blocks short, k is split over
- *    blocks as well and tsk_sum_partials adds the ranges in order (results
- *    stay deterministic);
- *  - k unit (A 'T'/'C'): warps own rows, each lane reads a 16-byte vector of
- *    consecutive k values (coalesced) into registers while the previous
- *    ones are multiplied (leap frogging); Q streams through double-buffered
- *    shared memory; a warp butterfly sums the lanes at the end.
- * Q is read from shared memory in 16-byte vectors: one load feeds R rows
- * times the vector's elements of multiply-adds, so shared-memory issue does
- * not bound the wide cells.  Both mappings need P 16-byte aligned along its
- * unit stride and decline otherwise (cuBLAS runs). */
+ * once.  One kernel, tsm2_ring, serves both layouts of P: a block-wide ring
+ * of four shared-memory stages, filled by cp.async three pieces of k ahead
+ * with one barrier per piece, carries P and Q (the bytes in flight cost no
+ * registers).  The shape, chosen by which stride of P is 1, says how a piece
+ * of P is staged and which rows a thread owns:
+ *  - rows unit (A 'N'): each thread owns a 16-byte vector of consecutive
+ *    rows and all columns, or a share of them at wide widths;
+ *  - k unit (A 'T'/'C'): a stage holds 16 KB of P, 256 or 128 bytes of k
+ *    (whole L2 lines) of 64 or 128 rows; a thread owns 2 or 4 rows 32 apart
+ *    and reads 16-byte vectors of k, and the warps of a block split the
+ *    vectors of a piece among themselves, adding their tiles in shared
+ *    memory at the end.  Where a row of Q fits in 32 bytes, the
+ *    register-prefetch k-unit kernel (tsm2_k_unit) runs instead: its blocks
+ *    own only 8-16 rows, so every block re-reads all of Q from L2 (as many
+ *    bytes as P at width 16), which costs little only for narrow Q, and
+ *    there it is faster (tsm2_regs_fit).
+ * When the rows alone would leave the last wave of blocks short, k is split
+ * over blocks as well and tsk_sum_partials adds the ranges in order; every
+ * sum runs in a fixed order, so results stay deterministic.  Q is read from
+ * shared memory in 16-byte vectors: one load feeds R rows times the
+ * vector's elements of multiply-adds, so shared-memory issue does not bound
+ * the wide cells.  P is copied in 16-byte vectors along its unit stride,
+ * which must keep them aligned; other calls are declined (cuBLAS runs). */
+#include <limits.h>
 #include <cuda_pipeline_primitives.h>
 #include "tsk_view.cuh"
 
@@ -36,8 +44,8 @@ template <> struct tsm2_raw<4> { typedef unsigned int type; };
 template <> struct tsm2_raw<8> { typedef uint2 type; };
 template <> struct tsm2_raw<16> { typedef uint4 type; };
 
-/* N consecutive elements at p, aligned to their total size, in one load:
- * from shared memory, or streamed from global memory (read once). */
+/* N consecutive elements at p in shared memory, aligned to their total
+ * size, in one load. */
 template <typename T, int N> __device__ __forceinline__ void tsm2_ld_shared(T (&x)[N], const T *p)
 {
     typedef typename tsm2_raw<N * sizeof(T)>::type raw;
@@ -45,6 +53,7 @@ template <typename T, int N> __device__ __forceinline__ void tsm2_ld_shared(T (&
     memcpy(x, &r, sizeof r);
 }
 
+/* The same from global memory, streamed (read once). */
 template <typename T, int N> __device__ __forceinline__ void tsm2_ld_stream(T (&x)[N], const T *p)
 {
     typedef typename tsm2_raw<N * sizeof(T)>::type raw;
@@ -52,6 +61,328 @@ template <typename T, int N> __device__ __forceinline__ void tsm2_ld_stream(T (&
     memcpy(x, &r, sizeof r);
 }
 
+/* The rows, columns and share of k a thread owns (tile of the shape). */
+struct tsm2_tile {
+    int rl; /* first row, from the block's; rows rl + r RSTEP */
+    int j0; /* first of JW columns */
+    int kg; /* k group: which vectors of a piece (k unit only) */
+};
+
+/* acc[r][j] += a[r] Q(k, j0 + j) for one value of k, qrow = &Q(k, j0) in
+ * shared memory, read in vectors of N: each load feeds R N multiply-adds.
+ * Q is used as stored: a conj(q) = conj(conj(a) q), so for a conjugated Q
+ * the kernel conjugates P instead, and the sums once at the end: the same
+ * roundings (up to the sign of a zero), no work per element of Q, and no
+ * copy of the loops per conjugation flag. */
+template <typename T, int R, int JW>
+__device__ __forceinline__ void tsm2_fma_row(T (&acc)[R][JW], const T (&a)[R], const T *qrow)
+{
+    const int N = tsm2_vec<T, JW>::value;
+#pragma unroll
+    for (int jj = 0; jj < JW; jj += N) {
+        T b[N];
+        tsm2_ld_shared<T, N>(b, qrow + jj);
+#pragma unroll
+        for (int x = 0; x < N; x++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                acc[r][jj + x] = tsk_fma(a[r], b[x], acc[r][jj + x]);
+    }
+}
+
+/* Staging of Q, both shapes: the KU x W piece at kk0 as qs[kl * W + j]
+ * (a row of k is one broadcast vector for the warp), by element-sized
+ * cp.async, walking Q along its unit stride; zero-filled outside
+ * [.., kend) x [.., nw).  A thread's elements keep one coordinate and step
+ * the other by a constant, from one pointer. */
+template <typename T, int W, int KU, int NT>
+__device__ __forceinline__ void tsm2_stage_q(T *qs, const tsk_view &v, int kk0, int kend, int tid)
+{
+    static_assert(NT % KU == 0 && NT % W == 0 && (KU * W < NT || KU * W % NT == 0), "powers of two");
+    if (KU * W < NT && tid >= KU * W)
+        return;
+    const T *q = (const T *)v.q;
+    const bool k_fast = v.q_sk == 1;
+    int kl = k_fast ? tid % KU : tid / W;
+    int j = k_fast ? tid / KU : tid % W;
+    const int dk = k_fast ? 0 : NT / W, dj = k_fast ? NT / KU : 0;
+    const T *src = q + (kk0 + kl) * v.q_sk + j * v.q_sj;
+    const int64_t step = dk * v.q_sk + dj * v.q_sj;
+#pragma unroll
+    for (int n = 0; n < (KU * W + NT - 1) / NT; n++) {
+        bool in = kk0 + kl < kend && j < v.nw;
+        __pipeline_memcpy_async(qs + kl * W + j, in ? src : q, sizeof(T), in ? 0 : sizeof(T));
+        kl += dk;
+        j += dj;
+        src += step;
+    }
+}
+
+/* Rows-unit shape (P unit stride along rows): a thread owns R consecutive
+ * rows (one 16-byte vector of shared memory) and JW = W / CS columns; CS
+ * warps split the columns of the same rows when R W words would pass a
+ * 64-register accumulator budget, so every width keeps its tile in
+ * registers and each load of Q feeds R rows.  A stage holds KU values of k:
+ * 2 KB of P per warp of distinct rows, as ps[kl * ROWS + i]. */
+template <typename T, int W> struct tsm2_rows_shape {
+    typedef T elem;
+    static const int width = W;
+    static const int NT = 256;
+    static const int R = tsm2_vec<T, 64>::value;
+    static const int acc = R * W * tsk_words<T>::value;
+    static const int CS = acc > 64 ? acc / 64 : 1;
+    static const int JW = W / CS;
+    static const int KS = 1;
+    static const int KU = 64 / (R * (int)sizeof(T)) * CS;
+    static const int STAGES = 4;
+    static const int ROWS = NT / 32 / CS * 32 * R; /* rows of a block */
+    static const int RSTEP = 1;
+    static const int PS = ROWS * KU;      /* elements of P in a stage */
+    static const int STAGE = PS + KU * W; /* elements of a stage */
+
+    static __device__ __forceinline__ tsm2_tile tile()
+    {
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        tsm2_tile t = { warp / CS * 32 * R + lane * R, warp % CS * JW, 0 };
+        return t;
+    }
+
+    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU), zero-filled outside
+     * [.., nl) x [.., kend), in 16-byte copies of R rows: one run per
+     * thread, every (NT / PER_K)-th k, stepping from one pointer so that
+     * few registers stay live. */
+    static __device__ __forceinline__ void stage_p(T *ps, const tsk_view &v, int64_t row0, int kk0, int kend,
+                                                   int tid)
+    {
+        const int PER_K = ROWS / R, G = NT / PER_K;
+        const int il = tid % PER_K * R, kl0 = tid / PER_K;
+        const T *p = (const T *)v.p;
+        const int64_t left = v.nl - (row0 + il);
+        const int rv = left <= 0 ? 0 : (left < R ? (int)left : R);
+        const T *src = p + row0 + il + (kk0 + kl0) * v.p_sk;
+#pragma unroll
+        for (int n = 0; n < KU / G; n++) {
+            int valid = kk0 + kl0 + n * G < kend ? rv : 0;
+            __pipeline_memcpy_async(ps + (kl0 + n * G) * ROWS + il, valid ? src : p, sizeof(T) * R,
+                                    sizeof(T) * (R - valid));
+            src += G * v.p_sk;
+        }
+    }
+
+    /* One piece: per value of k, one vector load of the thread's R rows,
+     * conjugated when a_conj (see tsm2_fma_row). */
+    static __device__ __forceinline__ void piece(T (&acc)[R][JW], const T *ps, const T *qs, bool a_conj,
+                                                 const tsm2_tile &t)
+    {
+#pragma unroll
+        for (int u = 0; u < KU; u++) {
+            T a[R];
+            tsm2_ld_shared<T, R>(a, ps + u * ROWS + t.rl);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                a[r] = tsk_conj(a[r], a_conj);
+            tsm2_fma_row<T, R, JW>(acc, a, qs + u * W + t.j0);
+        }
+    }
+};
+
+/* K-unit shape (P unit stride along k): a stage holds 16 KB of P, BK bytes
+ * of k (whole L2 lines) of each of ROWS = 16 KB / BK rows, as
+ * ps[i * KP + kl]; the pad of one vector makes a row BK / 16 + 1 vectors
+ * long, odd, so 16-byte loads of 32 consecutive rows hit distinct banks.
+ * The rows of a block share each piece of Q: Q's L2 traffic is W / ROWS of
+ * P's.  256 bytes of a row at a time read DRAM better than 128 (measured on
+ * an H100 at widths 1-16), but the Q tile grows with BK: from width 32 on,
+ * 256 would leave one block per SM.  A thread owns R = ROWS / 32 rows, 32
+ * apart (stores of C by consecutive lanes hit consecutive rows), and
+ * JW = W / CS columns: as for rows unit, CS warps split the columns when
+ * R W words would pass 64 registers, so each load of Q feeds R rows at every
+ * width (fewer rows per thread and more k groups measured slower at widths
+ * 32-64: more loads of Q per multiply-add).  The KS = 8 / CS k groups of
+ * warps each take every KS-th vector of k of a piece. */
+template <typename T, int W> struct tsm2_kfast_shape {
+    typedef T elem;
+    static const int width = W;
+    static const int NT = 256;
+    static const int VK = tsm2_vec<T, 64>::value; /* elements of a vector */
+    static const int BK = W <= 16 ? 256 : 128;
+    static const int ROWS = 16384 / BK;
+    static const int R = ROWS / 32;
+    static const int acc = R * W * tsk_words<T>::value;
+    static const int CS = acc > 64 ? acc / 64 : 1;
+    static const int JW = W / CS;
+    static const int KS = NT / 32 / CS;
+    static const int KU = BK / (int)sizeof(T);
+    static const int KP = KU + VK;
+    static const int STAGES = 4;
+    static const int RSTEP = 32;
+    static const int PS = ROWS * KP;
+    static const int STAGE = PS + KU * W;
+    static_assert(CS * KS == NT / 32 && KS <= KU / VK, "warps map onto (column, k) groups");
+    static_assert(KP * sizeof(T) / 16 % 2 == 1, "padded rows: conflict-free 16-byte loads");
+
+    /* Warp w: column group w % CS, k group w / CS (k group 0 is the first
+     * NT / KS threads: it adds the others' tiles). */
+    static __device__ __forceinline__ tsm2_tile tile()
+    {
+        const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+        tsm2_tile t = { lane, warp % CS * JW, warp / CS };
+        return t;
+    }
+
+    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU) in 16-byte copies:
+     * KU / VK threads cover one row's BK bytes (whole L2 lines), a thread
+     * steps down rows from one pointer.  Rows >= nl and k >= kend are
+     * zero-filled by the copy's source size (a partial vector at the k
+     * tail), the source kept valid. */
+    static __device__ __forceinline__ void stage_p(T *ps, const tsk_view &v, int64_t row0, int kk0, int kend,
+                                                   int tid)
+    {
+        const int PER_ROW = KU / VK, G = NT / PER_ROW;
+        const int kl = tid % PER_ROW * VK, il = tid / PER_ROW;
+        const T *p = (const T *)v.p;
+        const int left = kend - (kk0 + kl);
+        const int kv = left <= 0 ? 0 : (left < VK ? left : VK);
+        const T *src = p + (row0 + il) * v.p_si + kk0 + kl;
+#pragma unroll
+        for (int n = 0; n < ROWS / G; n++) {
+            int valid = row0 + il + n * G < v.nl ? kv : 0;
+            __pipeline_memcpy_async(ps + (il + n * G) * KP + kl, valid ? src : p, 16, sizeof(T) * (VK - valid));
+            src += G * v.p_si;
+        }
+    }
+
+    /* One piece: per vector of k, one load per row, then VK rows of Q. */
+    static __device__ __forceinline__ void piece(T (&acc)[R][JW], const T *ps, const T *qs, bool a_conj,
+                                                 const tsm2_tile &t)
+    {
+#pragma unroll
+        for (int kv0 = 0; kv0 < KU / VK; kv0 += KS) {
+            const int kl = (kv0 + t.kg) * VK;
+            T a[R][VK];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                tsm2_ld_shared<T, VK>(a[r], ps + (t.rl + r * RSTEP) * KP + kl);
+#pragma unroll
+                for (int x = 0; x < VK; x++)
+                    a[r][x] = tsk_conj(a[r][x], a_conj);
+            }
+#pragma unroll
+            for (int x = 0; x < VK; x++) {
+                T ax[R];
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    ax[r] = a[r][x];
+                tsm2_fma_row<T, R, JW>(acc, ax, qs + (kl + x) * W + t.j0);
+            }
+        }
+    }
+};
+
+/* Stages piece kk0 of P and Q into ring slot `slot`. */
+template <typename SH>
+__device__ __forceinline__ void tsm2_stage(typename SH::elem *smem, int slot, const tsk_view &v, int64_t row0,
+                                           int kk0, int kend)
+{
+    typename SH::elem *ps = smem + slot * SH::STAGE;
+    /* The addresses are recomputed every piece from an opaque copy of the
+     * thread index, rather than hoisted out of the main loop and kept live
+     * across the multiply-adds (where they spilled). */
+    int tid = threadIdx.x;
+    asm volatile("" : "+r"(tid));
+    SH::stage_p(ps, v, row0, kk0, kend, tid);
+    tsm2_stage_q<typename SH::elem, SH::width, SH::KU, SH::NT>(ps + SH::PS, v, kk0, kend, tid);
+}
+
+/* The ring, either shape: the block walks its rows' range of k
+ * (blockIdx.y: [y kc, y kc + kc)) through STAGES buffers filled by
+ * cp.async, STAGES - 1 pieces ahead, one barrier per piece.  With KS k
+ * groups, the tiles are added in shared memory (reusing the ring) in the
+ * order kg = 0, 1, ...  With one range the block updates C; with several
+ * it writes its partial sums to ws[y] (rows of the view fastest) for
+ * tsk_sum_partials. */
+template <typename SH>
+__global__ void __launch_bounds__(256, 2)
+    tsm2_ring(tsk_view v, tsk_scalars<typename SH::elem> s, typename SH::elem *ws, int64_t kc)
+{
+    typedef typename SH::elem T;
+    const int R = SH::R, JW = SH::JW, KU = SH::KU, NT = SH::NT, KS = SH::KS;
+    static_assert(NT == 256, "__launch_bounds__ above");
+    static_assert(KS == 1 || R * JW * NT <= SH::STAGES * SH::STAGE, "the k groups' tiles fit the ring");
+    const tsm2_tile th = SH::tile();
+    T *smem = reinterpret_cast<T *>(tsm2_smem);
+    const int64_t row0 = blockIdx.x * (int64_t)SH::ROWS;
+    const int kbeg = blockIdx.y * (int)kc, kend = kbeg + (int)kc < v.nk ? kbeg + (int)kc : (int)v.nk;
+    const int npiece = (kend - kbeg + KU - 1) / KU;
+
+    T acc[R][JW];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+#pragma unroll
+        for (int j = 0; j < JW; j++)
+            acc[r][j] = tsk_zero<T>();
+
+    for (int t = 0; t < SH::STAGES - 1; t++) {
+        if (t < npiece)
+            tsm2_stage<SH>(smem, t, v, row0, kbeg + t * KU, kend);
+        __pipeline_commit();
+    }
+    for (int t = 0; t < npiece; t++) {
+        __pipeline_wait_prior(SH::STAGES - 2);
+        /* Piece t has landed for every thread, and every warp is done with
+         * the buffer the next copy overwrites (piece t - 1's). */
+        __syncthreads();
+        const int next = t + SH::STAGES - 1;
+        if (next < npiece)
+            tsm2_stage<SH>(smem, next % SH::STAGES, v, row0, kbeg + next * KU, kend);
+        __pipeline_commit();
+        const T *ps = smem + t % SH::STAGES * SH::STAGE;
+        SH::piece(acc, ps, ps + SH::PS, v.p_conj != v.q_conj, th);
+    }
+
+    if (KS > 1) {
+        /* Every warp is done with the ring, and no copy is left to land. */
+        __pipeline_wait_prior(0);
+        __syncthreads();
+        if (th.kg)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+#pragma unroll
+                for (int j = 0; j < JW; j++)
+                    smem[(r * JW + j) * NT + threadIdx.x] = acc[r][j];
+        __syncthreads();
+        if (th.kg)
+            return;
+#pragma unroll
+        for (int g = 1; g < KS; g++)
+#pragma unroll
+            for (int r = 0; r < R; r++)
+#pragma unroll
+                for (int j = 0; j < JW; j++)
+                    acc[r][j] = tsk_add(acc[r][j], smem[(r * JW + j) * NT + g * (NT / KS) + threadIdx.x]);
+    }
+
+    T *c = (T *)v.c;
+#pragma unroll
+    for (int j = 0; j < JW; j++)
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            int64_t i = row0 + th.rl + r * SH::RSTEP;
+            if (i >= v.nl || th.j0 + j >= v.nw)
+                continue;
+            T sum = tsk_conj(acc[r][j], v.q_conj);
+            if (ws)
+                ws[(blockIdx.y * v.nw + th.j0 + j) * v.nl + i] = sum;
+            else
+                tsk_update(c + i * v.c_si + (th.j0 + j) * v.c_sj, sum, s);
+        }
+}
+
+/* The register-prefetch k-unit kernel, for narrow rows of Q (see
+ * tsm2_regs_fit): warps own a few rows each, lanes read 16-byte vectors of
+ * consecutive k into registers while the previous ones are multiplied (leap
+ * frogging), Q streams through double-buffered shared memory, and a warp
+ * butterfly sums the lanes at the end. */
 /* Loads of P in flight per thread (KU steps of R rows): about 128 bytes,
  * enough with a few hundred threads per SM to cover the memory latency;
  * within [LO, HI] and at most CAP (the Q tile grows with KU, and the
@@ -105,139 +436,6 @@ __device__ __forceinline__ void tsm2_stage_block(T *qs, const tsk_view &v, int64
  * shared memory) and JW = W / CS columns; CS warps split the columns of the
  * same rows when R W words would pass a 64-register accumulator budget, so
  * every width keeps its tile in registers and each load of Q feeds R rows.
- * A stage holds KU values of k: 2 KB of P per warp of distinct rows.  The
- * block size NT is fixed, so that the staging's index arithmetic is all
- * shifts of constants. */
-template <typename T, int W> struct tsm2_rows_shape {
-    static const int NT = 256;
-    static const int R = tsm2_vec<T, 64>::value;
-    static const int acc = R * W * tsk_words<T>::value;
-    static const int CS = acc > 64 ? acc / 64 : 1;
-    static const int JW = W / CS;
-    static const int KU = 64 / (R * (int)sizeof(T)) * CS;
-    static const int STAGES = 4;
-    static const int ROWS = NT / 32 / CS * 32 * R;  /* rows of a block */
-    static const int STAGE = ROWS * KU + KU * W;    /* elements of a stage */
-};
-
-/* Rows-unit staging of piece kk0 (KU values of k) into ring slot `slot`:
- * P rows [row0, row0 + ROWS) as ps[kl * ROWS + i] and Q as qs[kl * W + j],
- * all by cp.async, zero-filled outside [.., nl) x [.., kend) x [.., nw).
- * P goes in 16-byte copies of E elements (the launch checks the alignment):
- * a thread's copies step through fixed offsets from one pointer, so few
- * registers stay live. */
-template <typename T, int W>
-__device__ __forceinline__ void tsm2_stage_rows(T *smem, int64_t slot, const tsk_view &v, int64_t row0,
-                                                int64_t kk0, int64_t kend)
-{
-    typedef tsm2_rows_shape<T, W> sh;
-    const int E = sh::R, KU = sh::KU, ROWS = sh::ROWS, NT = sh::NT, PER_K = ROWS / E;
-    T *ps = smem + slot * sh::STAGE, *qs = ps + ROWS * KU;
-    const T *p = (const T *)v.p, *q = (const T *)v.q;
-    /* One run of E rows per thread, every (NT / PER_K)-th column. */
-    const int G = NT / PER_K, il = threadIdx.x % PER_K * E, kl0 = threadIdx.x / PER_K;
-    const int64_t left = v.nl - (row0 + il);
-    const int rv = left <= 0 ? 0 : (left < E ? (int)left : E);
-    const T *src = p + row0 + il + (kk0 + kl0) * v.p_sk;
-#pragma unroll
-    for (int n = 0; n < KU / G; n++) {
-        int valid = kk0 + kl0 + n * G < kend ? rv : 0;
-        __pipeline_memcpy_async(ps + (kl0 + n * G) * ROWS + il, valid ? src : p, sizeof(T) * E,
-                                sizeof(T) * (E - valid));
-        src += G * v.p_sk;
-    }
-    const bool k_fast = v.q_sk == 1;
-#pragma unroll
-    for (int e0 = 0; e0 < KU * W; e0 += NT) {
-        int e = e0 + threadIdx.x;
-        if (KU * W % NT && e >= KU * W)
-            break;
-        int kl = k_fast ? e % KU : e / W;
-        int j = k_fast ? e / KU : e % W;
-        int64_t kk = kk0 + kl;
-        bool in = kk < kend && j < v.nw;
-        __pipeline_memcpy_async(qs + kl * W + j, in ? q + kk * v.q_sk + j * v.q_sj : q, sizeof(T),
-                                in ? 0 : sizeof(T));
-    }
-}
-
-/* Rows-unit mapping (P unit stride along rows).  Warp w owns rows
- * row0 + (w / CS) 32 R + lane R + r and columns (w % CS) JW + j; the block
- * walks its range of k (blockIdx.y: [y kc, y kc + kc)) through a ring of
- * STAGES buffers filled by cp.async, STAGES - 1 pieces ahead, one barrier
- * per piece: the bytes in flight live in shared memory, not in registers.
- * With one range the block updates C; with several it writes its partial
- * sums to ws[y] (rows of the view fastest) for tsk_sum_partials. */
-template <typename T, int W>
-__global__ void __launch_bounds__(256, 2) tsm2_rows_unit(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc)
-{
-    typedef tsm2_rows_shape<T, W> sh;
-    const int R = sh::R, JW = sh::JW, KU = sh::KU, N = tsm2_vec<T, JW>::value, ROWS = sh::ROWS;
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int rl = warp / sh::CS * 32 * R + lane * R, j0 = warp % sh::CS * JW;
-    T *smem = reinterpret_cast<T *>(tsm2_smem);
-    const int64_t row0 = blockIdx.x * (int64_t)ROWS;
-    const int64_t kbeg = blockIdx.y * kc, kend = kbeg + kc < v.nk ? kbeg + kc : v.nk;
-    const int64_t npiece = (kend - kbeg + KU - 1) / KU;
-
-    T acc[R][JW];
-#pragma unroll
-    for (int r = 0; r < R; r++)
-#pragma unroll
-        for (int j = 0; j < JW; j++)
-            acc[r][j] = tsk_zero<T>();
-
-    for (int t = 0; t < sh::STAGES - 1; t++) {
-        if (t < npiece)
-            tsm2_stage_rows<T, W>(smem, t, v, row0, kbeg + t * (int64_t)KU, kend);
-        __pipeline_commit();
-    }
-    for (int64_t t = 0; t < npiece; t++) {
-        __pipeline_wait_prior(sh::STAGES - 2);
-        /* Piece t has landed for every thread, and every warp is done with
-         * the buffer the next copy overwrites (piece t - 1's). */
-        __syncthreads();
-        const int64_t next = t + sh::STAGES - 1;
-        if (next < npiece)
-            tsm2_stage_rows<T, W>(smem, next % sh::STAGES, v, row0, kbeg + next * KU, kend);
-        __pipeline_commit();
-        const T *ps = smem + t % sh::STAGES * sh::STAGE, *qs = ps + ROWS * KU;
-#pragma unroll
-        for (int u = 0; u < KU; u++) {
-            T a[R];
-            tsm2_ld_shared<T, R>(a, ps + u * ROWS + rl);
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                a[r] = tsk_conj(a[r], v.p_conj);
-#pragma unroll
-            for (int jj = 0; jj < JW; jj += N) {
-                T b[N];
-                tsm2_ld_shared<T, N>(b, qs + u * W + j0 + jj);
-#pragma unroll
-                for (int x = 0; x < N; x++) {
-                    T q = tsk_conj(b[x], v.q_conj);
-#pragma unroll
-                    for (int r = 0; r < R; r++)
-                        acc[r][jj + x] = tsk_fma(a[r], q, acc[r][jj + x]);
-                }
-            }
-        }
-    }
-
-    T *c = (T *)v.c;
-#pragma unroll
-    for (int j = 0; j < JW; j++)
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            int64_t i = row0 + rl + r;
-            if (i >= v.nl || j0 + j >= v.nw)
-                continue;
-            if (ws)
-                ws[(blockIdx.y * v.nw + j0 + j) * v.nl + i] = acc[r][j];
-            else
-                tsk_update(c + i * v.c_si + (j0 + j) * v.c_sj, acc[r][j], s);
-        }
-}
 
 /* K-unit mapping: warp w owns rows row0 + w * R + r; lane reads the VK
  * consecutive k values tile + (u * 32 + lane) * VK as one vector (rows of P
@@ -335,11 +533,11 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_
     }
 }
 
-/* The length of the k ranges the rows-unit grid is split into: the number
- * of ranges (at most 32, each at least four steps of k) that fills the
- * `slots` blocks resident at once best, counting the idle slots of the last
- * wave; ties go to fewer ranges (less partial-sum traffic).  A multiple of
- * `step`; one range when the rows alone fill the device as well. */
+/* The length of the k ranges the grid is split into: the number of ranges
+ * (at most 32, each at least four steps of k) that fills the `slots` blocks
+ * resident at once best, counting the idle slots of the last wave; ties go
+ * to fewer ranges (less partial-sum traffic).  A multiple of `step`; one
+ * range when the rows alone fill the device as well. */
 static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int64_t slots)
 {
     int64_t most = nk / (4 * step), best = 1;
@@ -359,6 +557,72 @@ static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int64_t
     return ((nk + best - 1) / best + step - 1) / step * step;
 }
 
+/* Launches tsm2_ring with shape SH: row blocks, the k split, and the
+ * partial sums' workspace when there is one. */
+template <typename SH>
+static tsk_status tsm2_run(const tsk_view &v, const tsk_scalars<typename SH::elem> &s, cudaStream_t stream,
+                           const tsk_params *params)
+{
+    typedef typename SH::elem T;
+    size_t smem = (size_t)SH::STAGES * SH::STAGE * sizeof(T);
+    int64_t blocks = (v.nl + SH::ROWS - 1) / SH::ROWS;
+    /* Blocks resident per SM: the tuning row's, else the occupancy. */
+    int per_sm = params ? params->blocks_per_sm : 0;
+    cudaError_t e = tsk_allow_smem(tsm2_ring<SH>, smem);
+    if (e == cudaSuccess && per_sm <= 0)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_ring<SH>, SH::NT, smem);
+    if (e != cudaSuccess || per_sm <= 0)
+        return TSK_DECLINED;
+    int64_t kc = tsm2_split_k(blocks, v.nk, SH::KU, (int64_t)tsk_sm_count() * per_sm);
+    int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
+    T *ws = NULL;
+    if (splits > 1)
+        e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
+    if (e == cudaSuccess) {
+        dim3 grid((unsigned)blocks, (unsigned)splits);
+        tsm2_ring<SH><<<grid, SH::NT, smem, stream>>>(v, s, ws, kc);
+        e = cudaGetLastError();
+        if (e == cudaSuccess && ws)
+            e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);
+    }
+    if (ws) {
+        cudaError_t f = cudaFreeAsync(ws, stream);
+        e = e != cudaSuccess ? e : f;
+    }
+    return tsk_status_of(e);
+}
+
+/* Which k-unit kernel a width gets: the register-prefetch one where a row
+ * of Q fits in 32 bytes (S up to width 8, D and C up to 4, Z up to 2).
+ * There Q's re-reads from L2 cost little, and its 1 KB runs along each row
+ * of P with no k split beat the ring's 256-byte pieces: on the H100, S
+ * widths 1-8 at 94/94/88/83% of the roofline against 78-81%, C widths 1-4
+ * at 86-93% against 81-84%.  From there on the ring wins (D width 8: 79-83%
+ * against 49%; S width 16: 66-68% against 62%). */
+template <typename T, int W> struct tsm2_regs_fit {
+    static const bool value = W * sizeof(T) <= 32;
+};
+
+/* Launches the register-prefetch k-unit kernel; blocks of `threads`. */
+template <typename T, int W>
+static tsk_status tsm2_run_regs(const tsk_view &v, const tsk_scalars<T> &s, cudaStream_t stream,
+                                const tsk_params *params)
+{
+    int threads = params && params->threads ? params->threads : 256;
+    if (threads % 32 || threads > tsk_max_threads<T, W>::value)
+        return TSK_DECLINED;
+    const int nwarp = threads / 32, VK = tsm2_vec<T, 64>::value;
+    const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R * VK, 1, 2, 64 / W>::value;
+    size_t smem = 2 * (size_t)32 * KU * VK * W * sizeof(T);
+    int64_t blocks = (v.nl + nwarp * R - 1) / (nwarp * R);
+    cudaError_t e = tsk_allow_smem(tsm2_k_unit<T, W, R, KU>, smem);
+    if (e == cudaSuccess) {
+        tsm2_k_unit<T, W, R, KU><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
+        e = cudaGetLastError();
+    }
+    return tsk_status_of(e);
+}
+
 template <typename T, int W>
 static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                               const tsk_params *params)
@@ -366,56 +630,21 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
     tsk_view v;
     tsk_scalars<T> s;
     tsk_status done;
-    if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT64_MAX, stream, &v, &s, &done))
+    /* k below 2^30: the kernel counts k in int (kbeg + kc stays below 2^31),
+     * a few registers fewer in the main loop. */
+    if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT_MAX / 2, stream, &v, &s, &done))
         return done;
-    /* Both mappings copy P in 16-byte vectors along its unit stride: the
+    /* Both shapes copy P in 16-byte vectors along its unit stride: the
      * other stride and the base must keep them aligned. */
     const int64_t lead = v.p_si == 1 ? v.p_sk : v.p_si;
     if ((v.p_si != 1 && v.p_sk != 1) || (uintptr_t)v.p % 16 || lead % tsm2_vec<T, 64>::value)
         return TSK_DECLINED;
-    cudaError_t e;
-    if (v.p_si == 1) {
-        typedef tsm2_rows_shape<T, W> sh;
-        size_t smem = (size_t)sh::STAGES * sh::STAGE * sizeof(T);
-        int64_t blocks = (v.nl + sh::ROWS - 1) / sh::ROWS;
-        /* Blocks resident per SM: the tuning row's, else the occupancy. */
-        int per_sm = params ? params->blocks_per_sm : 0;
-        e = tsk_allow_smem(tsm2_rows_unit<T, W>, smem);
-        if (e == cudaSuccess && per_sm <= 0)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_rows_unit<T, W>, sh::NT, smem);
-        if (e != cudaSuccess || per_sm <= 0)
-            return TSK_DECLINED;
-        int64_t kc = tsm2_split_k(blocks, v.nk, sh::KU, (int64_t)tsk_sm_count() * per_sm);
-        int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
-        T *ws = NULL;
-        if (splits > 1)
-            e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
-        if (e == cudaSuccess) {
-            dim3 grid((unsigned)blocks, (unsigned)splits);
-            tsm2_rows_unit<T, W><<<grid, sh::NT, smem, stream>>>(v, s, ws, kc);
-            e = cudaGetLastError();
-            if (e == cudaSuccess && ws)
-                e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);
-        }
-        if (ws) {
-            cudaError_t f = cudaFreeAsync(ws, stream);
-            e = e != cudaSuccess ? e : f;
-        }
-    } else {
-        int threads = params && params->threads ? params->threads : 256;
-        if (threads % 32 || threads > tsk_max_threads<T, W>::value)
-            return TSK_DECLINED;
-        const int nwarp = threads / 32, VK = tsm2_vec<T, 64>::value;
-        const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R * VK, 1, 2, 64 / W>::value;
-        size_t smem = 2 * (size_t)32 * KU * VK * W * sizeof(T);
-        int64_t blocks = (v.nl + nwarp * R - 1) / (nwarp * R);
-        e = tsk_allow_smem(tsm2_k_unit<T, W, R, KU>, smem);
-        if (e == cudaSuccess) {
-            tsm2_k_unit<T, W, R, KU><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
-            e = cudaGetLastError();
-        }
-    }
-    return tsk_status_of(e);
+    if (v.p_si == 1)
+        return tsm2_run<tsm2_rows_shape<T, W>>(v, s, stream, params);
+    if constexpr (tsm2_regs_fit<T, W>::value)
+        return tsm2_run_regs<T, W>(v, s, stream, params);
+    else
+        return tsm2_run<tsm2_kfast_shape<T, W>>(v, s, stream, params);
 }
 
 } /* namespace */
