@@ -118,6 +118,31 @@ __device__ __forceinline__ void tsm2_stage_q(T *qs, const tsk_view &v, int kk0, 
     }
 }
 
+/* Staging of a piece of P, both shapes: lines of the piece run along P's
+ * unit stride (coordinate u), PER 16-byte copies of E elements cover one,
+ * and the block's NT / PER threads of a column of copies step across NB
+ * lines (coordinate b) from one pointer each, so few registers stay live.
+ * The piece starts at (u0, b0) of P, lines are `stride` apart in P and LD
+ * in dst.  Elements at u >= u_end and lines at b >= b_end are zero-filled
+ * by the copy's source size, the source kept valid (p).  U and B keep each
+ * shape's own integer widths (int for k, int64_t for rows): they decide
+ * how many registers the addresses take. */
+template <typename T, int E, int PER, int NT, int NB, int LD, typename U, typename B>
+__device__ __forceinline__ void tsm2_stage_lines(T *dst, const T *p, U u0, B b0, int64_t stride, U u_end, B b_end,
+                                                 int tid)
+{
+    const int G = NT / PER, a = tid % PER * E, b = tid / PER;
+    const U left = u_end - (u0 + a);
+    const int uv = left <= 0 ? 0 : (left < E ? (int)left : E);
+    const T *src = p + (u0 + a) + (b0 + b) * stride;
+#pragma unroll
+    for (int n = 0; n < NB / G; n++) {
+        int valid = b0 + b + n * G < b_end ? uv : 0;
+        __pipeline_memcpy_async(dst + (b + n * G) * LD + a, valid ? src : p, sizeof(T) * E, sizeof(T) * (E - valid));
+        src += G * stride;
+    }
+}
+
 /* Rows-unit shape (P unit stride along rows): a thread owns R consecutive
  * rows (one 16-byte vector of shared memory) and JW = W / CS columns; CS
  * warps split the columns of the same rows when R W words would pass a
@@ -147,26 +172,13 @@ template <typename T, int W> struct tsm2_rows_shape {
         return t;
     }
 
-    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU), zero-filled outside
-     * [.., nl) x [.., kend), in 16-byte copies of R rows: one run per
-     * thread, every (NT / PER_K)-th k, stepping from one pointer so that
-     * few registers stay live. */
+    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU) as ps[kl * ROWS + i]:
+     * a line is one value of k, each copy R rows. */
     static __device__ __forceinline__ void stage_p(T *ps, const tsk_view &v, int64_t row0, int kk0, int kend,
                                                    int tid)
     {
-        const int PER_K = ROWS / R, G = NT / PER_K;
-        const int il = tid % PER_K * R, kl0 = tid / PER_K;
         const T *p = (const T *)v.p;
-        const int64_t left = v.nl - (row0 + il);
-        const int rv = left <= 0 ? 0 : (left < R ? (int)left : R);
-        const T *src = p + row0 + il + (kk0 + kl0) * v.p_sk;
-#pragma unroll
-        for (int n = 0; n < KU / G; n++) {
-            int valid = kk0 + kl0 + n * G < kend ? rv : 0;
-            __pipeline_memcpy_async(ps + (kl0 + n * G) * ROWS + il, valid ? src : p, sizeof(T) * R,
-                                    sizeof(T) * (R - valid));
-            src += G * v.p_sk;
-        }
+        tsm2_stage_lines<T, R, ROWS / R, NT, KU, ROWS>(ps, p, row0, kk0, v.p_sk, v.nl, kend, tid);
     }
 
     /* One piece: per value of k, one vector load of the thread's R rows,
@@ -230,26 +242,14 @@ template <typename T, int W> struct tsm2_kfast_shape {
         return t;
     }
 
-    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU) in 16-byte copies:
-     * KU / VK threads cover one row's BK bytes (whole L2 lines), a thread
-     * steps down rows from one pointer.  Rows >= nl and k >= kend are
-     * zero-filled by the copy's source size (a partial vector at the k
-     * tail), the source kept valid. */
+    /* P rows [row0, row0 + ROWS) x k [kk0, kk0 + KU) as ps[i * KP + kl]:
+     * a line is one row, KU / VK copies cover its BK bytes (whole L2
+     * lines), a partial vector at the k tail zero-filled. */
     static __device__ __forceinline__ void stage_p(T *ps, const tsk_view &v, int64_t row0, int kk0, int kend,
                                                    int tid)
     {
-        const int PER_ROW = KU / VK, G = NT / PER_ROW;
-        const int kl = tid % PER_ROW * VK, il = tid / PER_ROW;
         const T *p = (const T *)v.p;
-        const int left = kend - (kk0 + kl);
-        const int kv = left <= 0 ? 0 : (left < VK ? left : VK);
-        const T *src = p + (row0 + il) * v.p_si + kk0 + kl;
-#pragma unroll
-        for (int n = 0; n < ROWS / G; n++) {
-            int valid = row0 + il + n * G < v.nl ? kv : 0;
-            __pipeline_memcpy_async(ps + (il + n * G) * KP + kl, valid ? src : p, 16, sizeof(T) * (VK - valid));
-            src += G * v.p_si;
-        }
+        tsm2_stage_lines<T, VK, KU / VK, NT, ROWS, KP>(ps, p, kk0, row0, v.p_si, kend, v.nl, tid);
     }
 
     /* One piece: per vector of k, one load per row, then VK rows of Q. */
