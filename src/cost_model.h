@@ -1,8 +1,8 @@
 /* Cost model: predicted CPU BLAS time against the GPU's, where the GPU
  * pipelines the transfers with the kernel (gpu_pipeline.c), so its time is
  * the slowest of the stages.  The figures are a machine profile (profile.c,
- * written by tsshim-calibrate); defaults come from the GPU host's
- * measurements in shared/GPU.md (H200, 16-core Xeon with OpenBLAS). */
+ * written by tsshim-calibrate); defaults come from the H100 host's
+ * end-to-end measurements (cost_model.c). */
 #ifndef TS_COST_MODEL_H
 #define TS_COST_MODEL_H
 

@@ -3,7 +3,6 @@
 #ifndef TS_GEMM_ENTRY_H
 #define TS_GEMM_ENTRY_H
 
-#include <link.h>
 #include <stdatomic.h>
 
 #include "cost_model.h"
@@ -65,8 +64,7 @@ static inline int ts_gemm_forward_fast(ts_prec prec, const int *m, const int *n,
 {
     if (!atomic_load_explicit(&ts_gate.armed, memory_order_acquire) || !ts_gate_passes(prec, m, n, k, alpha))
         return 0;
-    const struct link_map *tail = ts_gate.startup_tail;
-    return tail && !__atomic_load_n(&tail->l_next, __ATOMIC_ACQUIRE);
+    return ts_gpu_nothing_loaded_since(ts_gate.startup_tail);
 }
 
 #endif

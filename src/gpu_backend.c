@@ -132,15 +132,6 @@ struct link_map *ts_gpu_startup_tail(void)
     return atomic_load(&cuda_seen) ? NULL : startup_tail;
 }
 
-/* Nothing was loaded after the startup objects (which had no CUDA driver,
- * else cuda_seen is set).  Other namespaces (dlmopen) are not watched: the
- * backend could not read their device pointers anyway. */
-static int only_startup_objects(void)
-{
-    ts_gpu_watch_init();
-    return startup_tail && !__atomic_load_n(&startup_tail->l_next, __ATOMIC_ACQUIRE);
-}
-
 /* Device pointers can only exist once the CUDA driver is in the process.
  * Asking the dynamic loader by name costs tens of microseconds and even the
  * loader's count takes its lock (about 30 ns): the walk runs only when the
@@ -150,7 +141,10 @@ int ts_gpu_cuda_loaded(void)
     static _Atomic unsigned long long checked_adds;
     if (atomic_load_explicit(&cuda_seen, memory_order_relaxed))
         return 1;
-    if (only_startup_objects())
+    /* Nothing was loaded after the startup objects, which had no CUDA
+     * driver.  Other namespaces (dlmopen) are not watched: the backend
+     * could not read their device pointers anyway. */
+    if (ts_gpu_nothing_loaded_since(ts_gpu_startup_tail()))
         return 0;
     unsigned long long adds = 0;
     dl_iterate_phdr(read_adds, &adds);

@@ -5,6 +5,7 @@
 #ifndef TS_GPU_BACKEND_H
 #define TS_GPU_BACKEND_H
 
+#include <link.h>
 #include <stddef.h>
 #include "configuration.h"
 #include "ts_call.h"
@@ -46,6 +47,14 @@ void ts_gpu_watch_init(void);
  * was loaded since and the driver is not in the process.  NULL when the
  * watch cannot tell (objects added before it started, or the driver seen). */
 struct link_map *ts_gpu_startup_tail(void);
+
+/* Whether nothing was loaded after the startup objects, given
+ * ts_gpu_startup_tail's answer: one load, no lock (inline for the
+ * forwarding path). */
+static inline int ts_gpu_nothing_loaded_since(const struct link_map *tail)
+{
+    return tail && !__atomic_load_n(&tail->l_next, __ATOMIC_ACQUIRE);
+}
 
 /* fork() child handler: the child may not use the parent's CUDA context. */
 void ts_gpu_after_fork(void);

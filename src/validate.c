@@ -35,7 +35,6 @@ void ts_scalar_flags(ts_call *c)
     c->beta_one = ts_scalar_is(c->prec, c->beta, 1.0);
 }
 
-
 int ts_quick_return(const ts_call *c)
 {
     return c->m == 0 || c->n == 0 || ((c->alpha_zero || c->k == 0) && c->beta_one);
