@@ -1,35 +1,78 @@
 /* The exported Fortran BLAS entry points (gfortran ABI): a call the CPU
  * runs anyway goes straight to the CPU BLAS; any other fills one descriptor
  * and hands it to the core.  Only these symbols are visible. */
+#include <link.h>
 #include <stddef.h>
 
 #include "cpu_blas.h"
 #include "gemm_entry.h"
 
-/* The exported symbol jumps straight to the CPU BLAS when the lock-free
- * check passes: it has no frame of its own, the Fortran arguments stay where
- * the caller put them.  Everything else goes to the full entry, out of line. */
 #define TS_GEMM_ARGS                                                                                    \
     const char *transa, const char *transb, const int *m, const int *n, const int *k, const void *alpha, \
         const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,         \
         const int *ldc, size_t transa_len, size_t transb_len
 #define TS_GEMM_PASS transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len
 
-#define TS_GEMM_SYMBOL(name, prec)                                                                      \
-    static __attribute__((noinline)) void name##full(TS_GEMM_ARGS)                                      \
+/* Every call the fast check below does not pass: out of line, so that the
+ * check keeps no frame of its own. */
+#define TS_GEMM_FULL(name, prec)                                                                        \
+    __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS);                                      \
+    void name##full(TS_GEMM_ARGS)                                                                       \
     {                                                                                                   \
         if (ts_gemm_forward_early(prec, m, n, k, alpha))                                                \
-            ts_cpu_gemm(prec)(TS_GEMM_PASS);                                                            \
+            ts_gemm_forward_open(prec)(TS_GEMM_PASS);                                                   \
         else                                                                                            \
             ts_gemm_fortran(prec, TS_GEMM_PASS);                                                        \
-    }                                                                                                   \
+    }
+
+#if defined(__x86_64__) && defined(__ELF__)
+/* The exported symbol is ts_gemm_forward_fast written out by hand: GCC
+ * cannot tail-call a function of 15 arguments without loading and storing
+ * back the 9 on the stack (and saving 6 registers to hold them), which
+ * tripled the shim's cost on a forwarded call.  Here the arguments stay
+ * where the caller put them: m, n, k and alpha are read through rdx, rcx,
+ * r8 and r9, only rax, r10 and r11 are written, and the CPU BLAS is entered
+ * with a jump.  test_forward_entry checks it against the C definition. */
+_Static_assert(TS_S == 0 && TS_D == 1 && TS_C == 2 && TS_Z == 3 && offsetof(ts_forward_gate, lane[1]) == 16 && offsetof(ts_forward_lane, mnk_below) == 8 &&
+                   offsetof(ts_forward_gate, startup_tail) == 64 && offsetof(struct link_map, l_next) == 24,
+               "the layout the entry code below reads");
+
+/* A precision's lane, as text for the assembler (ts_prec's values). */
+#define TS_LANE_TS_S "0"
+#define TS_LANE_TS_D "16"
+#define TS_LANE_TS_C "32"
+#define TS_LANE_TS_Z "48"
+
+/* alpha == 0 (either sign) jumps to 1: the bits, sign shifted out, are 0. */
+#define TS_ALPHA_ZERO_TS_S "movl (%r9), %r10d\n addl %r10d, %r10d\n jz 1f\n"
+#define TS_ALPHA_ZERO_TS_D "movq (%r9), %r10\n addq %r10, %r10\n jz 1f\n"
+#define TS_ALPHA_ZERO_TS_C "movq (%r9), %r10\n movabsq $0x7fffffff7fffffff, %r11\n testq %r11, %r10\n jz 1f\n"
+#define TS_ALPHA_ZERO_TS_Z                                                                                 \
+    "movq (%r9), %r10\n movq 8(%r9), %r11\n addq %r10, %r10\n addq %r11, %r11\n orq %r11, %r10\n jz 1f\n"
+
+#define TS_GEMM_SYMBOL(name, prec)                                                                      \
+    TS_GEMM_FULL(name, prec)                                                                            \
+    __asm__(".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"          \
+            " endbr64\n"                                                                                \
+            " movq ts_gate+" TS_LANE_##prec "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                       \
+            " movslq (%rdx), %r10\n testq %r10, %r10\n jle 1f\n"                                        \
+            " movslq (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"                     \
+            " movslq (%r8), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"              \
+            " cmpq ts_gate+8+" TS_LANE_##prec "(%rip), %r10\n jge 1f\n " TS_ALPHA_ZERO_##prec                 \
+            " movq ts_gate+64(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                               \
+            " jmp *%rax\n"                                                                              \
+            "1: jmp " #name "full\n"                                                                    \
+            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden " #name "full\n");
+
+#else
+#define TS_GEMM_SYMBOL(name, prec)                                                                      \
+    TS_GEMM_FULL(name, prec)                                                                            \
     __attribute__((visibility("default"))) void name(TS_GEMM_ARGS);                                     \
     void name(TS_GEMM_ARGS)                                                                             \
     {                                                                                                   \
-        ts_gemm_fn cpu = atomic_load_explicit(&ts_cpu_resolved[prec], memory_order_acquire);            \
-        if (cpu && ts_gemm_forward_fast(prec, m, n, k, alpha))                                          \
-            cpu(TS_GEMM_PASS);                                                                          \
-        else                                                                                            \
-            name##full(TS_GEMM_PASS);                                                                   \
+        ts_gemm_fn cpu = ts_gemm_forward_fast(prec, m, n, k, alpha);                                    \
+        (cpu ? cpu : name##full)(TS_GEMM_PASS);                                                         \
     }
+#endif
+
 #include "gemm_symbols.h"

@@ -112,13 +112,24 @@ static void route(ts_call *c, const ts_config *cfg)
 ts_forward_gate ts_gate;
 static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 
+/* The policy's flop threshold as a bound on m n k: mnk f < below exactly
+ * when mnk < ceil(below / f), f (2 or 8) a power of two. */
+static int64_t mnk_below(double below, ts_prec p)
+{
+    double q = below / ts_gemm_flops(p, 1, 1, 1);
+    if (!(q < 0x1p62))
+        return INT64_MAX;
+    int64_t bound = (int64_t)q;
+    return bound < q ? bound + 1 : bound;
+}
+
 static void arm_gate(void)
 {
     const ts_config *cfg = ts_config_get();
     if (cfg->verbose > 0)
         return;
     for (int p = 0; p < TS_NPREC; p++)
-        ts_gate.cpu_below[p] = ts_policy_cpu_below(cfg, (ts_prec)p);
+        ts_gate.lane[p].mnk_below = mnk_below(ts_policy_cpu_below(cfg, (ts_prec)p), (ts_prec)p);
     ts_gate.startup_tail = ts_gpu_startup_tail();
     atomic_store_explicit(&ts_gate.armed, 1, memory_order_release);
 }
@@ -132,6 +143,14 @@ int ts_gemm_forward_arm(void)
 int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
 {
     return ts_gemm_forward_arm() && ts_gate_passes(prec, m, n, k, alpha) && !ts_gpu_cuda_loaded();
+}
+
+ts_gemm_fn ts_gemm_forward_open(ts_prec prec)
+{
+    ts_gemm_fn cpu = ts_cpu_gemm(prec);
+    if (ts_gate.startup_tail)
+        atomic_store_explicit(&ts_gate.lane[prec].cpu, cpu, memory_order_release);
+    return cpu;
 }
 
 void ts_gemm(ts_call *c)

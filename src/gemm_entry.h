@@ -4,8 +4,10 @@
 #define TS_GEMM_ENTRY_H
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "cost_model.h"
+#include "cpu_blas.h"
 #include "gpu_backend.h"
 #include "ts_call.h"
 #include "validate.h"
@@ -25,13 +27,19 @@ void ts_gemm_fortran(ts_prec prec, const char *transa, const char *transb, const
                      const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
                      size_t transb_len);
 
-/* What the early check below reads, set once (from the constructor or the
- * first call) and then constant: the configuration turned into a threshold
- * per routine, and the loader watch's last startup object. */
+/* One precision's way through the forwarding gate. */
 typedef struct {
-    atomic_int armed;             /* never at verbosity > 0: every call is counted then */
-    double cpu_below[TS_NPREC];   /* ts_policy_cpu_below */
+    _Atomic(ts_gemm_fn) cpu; /* the CPU BLAS routine; NULL until the first forwarded call opens it */
+    int64_t mnk_below;       /* m n k below this: the policy keeps the call on the CPU */
+} ts_forward_lane;
+
+/* What the early checks below read, set once (from the constructor or the
+ * first call) and then constant, but for a lane's opening.  The exported
+ * symbols' x86-64 code reads it at fixed offsets (shim/gemm_exports.c). */
+typedef struct {
+    ts_forward_lane lane[TS_NPREC];
     struct link_map *startup_tail; /* NULL when the watch cannot vouch (ts_gpu_startup_tail) */
+    atomic_int armed;              /* never at verbosity > 0: every call is counted then */
 } ts_forward_gate;
 
 extern ts_forward_gate ts_gate;
@@ -41,10 +49,14 @@ int ts_gemm_forward_arm(void);
 
 /* The armed gate's test of the raw arguments: m, n, k > 0 and alpha != 0
  * (alpha = 0, k = 0 and quick returns keep the full path, which does them
- * without the CPU BLAS), and the policy keeps such a call on the CPU. */
+ * without the CPU BLAS), and the policy keeps such a call on the CPU
+ * (m n k counted exactly: the flop threshold divided by the flops per
+ * multiply-add, rounded up, ts_policy_cpu_below). */
 static inline int ts_gate_passes(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
 {
-    return *m > 0 && *n > 0 && *k > 0 && ts_gemm_flops(prec, *m, *n, *k) < ts_gate.cpu_below[prec] &&
+    int64_t mn, mnk;
+    return *m > 0 && *n > 0 && *k > 0 && !__builtin_mul_overflow((int64_t)*m, (int64_t)*n, &mn) &&
+           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_gate.lane[prec].mnk_below &&
            !ts_scalar_is(prec, alpha, 0.0);
 }
 
@@ -55,16 +67,23 @@ static inline int ts_gate_passes(ts_prec prec, const int *m, const int *n, const
  * either way. */
 int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha);
 
+/* The CPU BLAS routine for a call ts_gemm_forward_early passed; opens the
+ * precision's lane when the loader watch can vouch for later calls. */
+ts_gemm_fn ts_gemm_forward_open(ts_prec prec);
+
 /* The common case of ts_gemm_forward_early with no call at all, so that an
- * entry point can jump straight to the CPU BLAS: the gate is armed and
- * nothing was loaded after the startup objects (one load).  0 means ask
- * ts_gemm_forward_early.  A forwarded call costs only this (the H100 host
- * measured 43 ns for an 8x8x8 dgemm_ in OpenBLAS: every nanosecond shows). */
-static inline int ts_gemm_forward_fast(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+ * entry point can jump straight to the CPU BLAS: the lane is open, the
+ * arguments pass and nothing was loaded after the startup objects.  NULL
+ * means ask ts_gemm_forward_early.  A forwarded call costs only this (the
+ * H100 host measured 43 ns for an 8x8x8 dgemm_ in OpenBLAS: every
+ * nanosecond shows). */
+static inline ts_gemm_fn ts_gemm_forward_fast(ts_prec prec, const int *m, const int *n, const int *k,
+                                              const void *alpha)
 {
-    if (!atomic_load_explicit(&ts_gate.armed, memory_order_acquire) || !ts_gate_passes(prec, m, n, k, alpha))
-        return 0;
-    return ts_gpu_nothing_loaded_since(ts_gate.startup_tail);
+    ts_gemm_fn cpu = atomic_load_explicit(&ts_gate.lane[prec].cpu, memory_order_acquire);
+    return cpu && ts_gate_passes(prec, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
+               ? cpu
+               : NULL;
 }
 
 #endif

@@ -1,0 +1,144 @@
+/* The exported entry points' forwarding check (shim/gemm_exports.c: hand
+ * written on x86-64) against its C definition, ts_gemm_forward_fast, and
+ * against the expected answer per case.  The test links the entry points
+ * itself; the "CPU BLAS" is two recorders: the one in the open lane (the
+ * entry's jump) and the resolved routine (what the full path forwards to),
+ * so which path a call took is seen, and no real GEMM ever runs. */
+#include <link.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "configuration.h"
+#include "cpu_blas.h"
+#include "gemm_entry.h"
+#include "tap.h"
+
+#define ARGS                                                                                             \
+    const char *ta, const char *tb, const int *m, const int *n, const int *k, const void *al, const void *a, \
+        const int *lda, const void *b, const int *ldb, const void *be, void *c, const int *ldc, size_t l1,   \
+        size_t l2
+void sgemm_(ARGS);
+void dgemm_(ARGS);
+void cgemm_(ARGS);
+void zgemm_(ARGS);
+static void (*const entry[TS_NPREC])(ARGS) = { sgemm_, dgemm_, cgemm_, zgemm_ };
+
+static int jumped, forwarded;
+static const int *seen_ldc;
+
+static void lane_cpu(ARGS)
+{
+    (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)al, (void)a, (void)lda, (void)b, (void)ldb, (void)be;
+    (void)c, (void)l1, (void)l2;
+    jumped++;
+    seen_ldc = ldc; /* the stack arguments arrive untouched */
+}
+
+static void resolved_cpu(ARGS)
+{
+    (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)al, (void)a, (void)lda, (void)b, (void)ldb, (void)be;
+    (void)c, (void)ldc, (void)l1, (void)l2;
+    forwarded++;
+}
+
+/* C of the full path's scaling cases (alpha = 0, k = 0): 8 x 8 at most. */
+static double cmat[2 * 64];
+
+/* Calls the entry point; returns 1 when it jumped straight to the lane's
+ * routine, 0 when the full path ran (and forwarded or did the call itself),
+ * -1 when neither or both happened. */
+static int entry_jumps(ts_prec p, int m, int n, int k, const double *alpha, int ld)
+{
+    const double beta[2] = { 0.0, 0.0 };
+    double a[2] = { 0 }, b[2] = { 0 };
+    jumped = forwarded = 0;
+    seen_ldc = NULL;
+    atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
+    entry[p]("N", "N", &m, &n, &k, alpha, a, &ld, b, &ld, beta, cmat, &ld, 1, 1);
+    if (jumped == 1 && forwarded == 0)
+        return seen_ldc == &ld ? 1 : -1;
+    return jumped == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    if (!ts_gemm_forward_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
+        tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
+        return tap_done();
+    }
+    for (int p = 0; p < TS_NPREC; p++)
+        atomic_store(&ts_cpu_resolved[p], resolved_cpu);
+
+    /* The first forwarded call opens its lane, when the loader watch vouches. */
+    const double one[2] = { 1.0, 0.0 };
+    int eight = 8;
+    dgemm_("N", "N", &eight, &eight, &eight, one, cmat, &eight, cmat, &eight, one, cmat, &eight, 1, 1);
+    ts_gemm_fn opened = atomic_load(&ts_gate.lane[TS_D].cpu);
+    tap_ok(forwarded == 1 && opened == (ts_gate.startup_tail ? resolved_cpu : NULL),
+           "the first small call takes the full path to the CPU BLAS and opens its lane");
+    if (!ts_gate.startup_tail) {
+        tap_skip("the loader watch cannot vouch here: no lane opens");
+        return tap_done();
+    }
+
+    const double zero[2] = { 0.0, 0.0 }, negzero[2] = { -0.0, -0.0 }, imag[2] = { 0.0, 1.0 };
+    const double nan2[2] = { NAN, 0.0 };
+    const float zero_s[2] = { 0.0f, 0.0f }, negzero_s[2] = { -0.0f, 0.0f }, imag_s[2] = { 0.0f, 1.0f };
+    const float one_s[2] = { 1.0f, 0.0f };
+    const int bound = (int)ts_gate.lane[TS_D].mnk_below;
+    static const int big = 1 << 21, max = 0x7fffffff;
+    const struct {
+        ts_prec p;
+        int m, n, k;
+        const void *alpha;
+        int ld, jumps;
+    } cases[] = {
+        { TS_S, 8, 8, 8, one_s, 8, 1 },       { TS_D, 8, 8, 8, one, 8, 1 },
+        { TS_C, 8, 8, 8, one_s, 8, 1 },       { TS_Z, 8, 8, 8, one, 8, 1 },
+        { TS_S, 8, 8, 8, zero_s, 8, 0 },      { TS_S, 8, 8, 8, negzero_s, 8, 0 },
+        { TS_D, 8, 8, 8, zero, 8, 0 },        { TS_D, 8, 8, 8, negzero, 8, 0 },
+        { TS_D, 8, 8, 8, nan2, 8, 1 },        { TS_C, 8, 8, 8, zero_s, 8, 0 },
+        { TS_C, 8, 8, 8, negzero_s, 8, 0 },   { TS_C, 8, 8, 8, imag_s, 8, 1 },
+        { TS_Z, 8, 8, 8, zero, 8, 0 },        { TS_Z, 8, 8, 8, negzero, 8, 0 },
+        { TS_Z, 8, 8, 8, imag, 8, 1 },        { TS_D, 8, 8, 0, one, 8, 0 },
+        { TS_D, 0, 8, 8, one, 8, 0 },         { TS_D, 8, 0, 8, one, 8, 0 },
+        { TS_D, -1, 8, 8, one, 8, 0 },        { TS_D, 8, 8, -1, one, 8, 0 },
+        /* invalid lda: the CPU BLAS reports it, whichever path forwards */
+        { TS_D, bound - 1, 1, 1, one, 0, 1 }, { TS_D, bound, 1, 1, one, 0, 0 },
+        { TS_D, 1, bound, 1, one, 0, 0 },     { TS_D, 1, 1, bound, one, 0, 0 },
+        { TS_D, 4096, 4096, 4096, one, 0, 0 }, { TS_D, big, big, big, one, 0, 0 },
+        { TS_D, max, max, max, one, 0, 0 },
+    };
+    int ok = 1;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ts_prec p = cases[i].p;
+        int m = cases[i].m, n = cases[i].n, k = cases[i].k;
+        atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
+        int c_jumps = ts_gemm_forward_fast(p, &m, &n, &k, cases[i].alpha) == lane_cpu;
+        int jumps = entry_jumps(p, m, n, k, cases[i].alpha, cases[i].ld);
+        if (jumps != cases[i].jumps || c_jumps != cases[i].jumps) {
+            tap_diag("case %zu: entry %d, C check %d, expected %d", i, jumps, c_jumps, cases[i].jumps);
+            ok = 0;
+        }
+    }
+    tap_ok(ok, "entry point and C check agree with the expected path on %zu cases", sizeof cases / sizeof cases[0]);
+
+    /* Where no flop bound applies (mode cpu), only an overflowing m n k
+     * takes the full path: the check must not wrap. */
+    int64_t saved_bound = ts_gate.lane[TS_D].mnk_below;
+    ts_gate.lane[TS_D].mnk_below = INT64_MAX;
+    tap_ok(entry_jumps(TS_D, big, big, 2, one, 0) == 1 && entry_jumps(TS_D, max, max, 2, one, 0) == 1 &&
+               entry_jumps(TS_D, big, big, big, one, 0) == 0 && entry_jumps(TS_D, max, max, 3, one, 0) == 0,
+           "m n k up to 2^63 - 1 passes an unbounded lane, an overflowing product does not");
+    ts_gate.lane[TS_D].mnk_below = saved_bound;
+
+    /* An object loaded after startup (it could be the CUDA driver): full path. */
+    struct link_map *tail = ts_gate.startup_tail;
+    ts_gate.startup_tail = _r_debug.r_map;
+    int after_load = entry_jumps(TS_D, 8, 8, 8, one, 8);
+    ts_gate.startup_tail = tail;
+    tap_ok(_r_debug.r_map->l_next && after_load == 0 && entry_jumps(TS_D, 8, 8, 8, one, 8) == 1,
+           "a later object in the loader's list sends calls to the full path");
+    return tap_done();
+}
