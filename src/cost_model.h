@@ -16,6 +16,7 @@ typedef struct {
     double cpu_gflops[TS_NCLASS][TS_NPREC];
     double h2d_pinned_gbs, d2h_pinned_gbs;   /* DMA from and to page-locked memory */
     double h2d_staged_gbs, d2h_staged_gbs;   /* pageable memory through the staging pipeline */
+    double both_staged_gbs;        /* the same, both directions at once: bytes in + out per second */
     double host_copy_gbs;          /* pageable <-> pinned copy by the packing threads */
     double gpu_mem_gbs;            /* device memory, read + write */
     double gpu_gflops[TS_NPREC];

@@ -36,6 +36,7 @@ static const profile_key keys[] = {
     KEY("d2h_pinned_gbs", d2h_pinned_gbs),
     KEY("h2d_staged_gbs", h2d_staged_gbs),
     KEY("d2h_staged_gbs", d2h_staged_gbs),
+    KEY("both_staged_gbs", both_staged_gbs),
     KEY("host_copy_gbs", host_copy_gbs),
     KEY("gpu_mem_gbs", gpu_mem_gbs),
     KEY("gpu_gflops.s", gpu_gflops[TS_S]),

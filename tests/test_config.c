@@ -36,7 +36,7 @@ int main(void)
     ts_config c;
     tap_ok(load(&c, NULL, NULL) == 0, "defaults load without rejections");
     tap_ok(c.mode == TS_MODE_AUTO && c.min_long == 2048 && c.max_skinny == 64 && c.verbose == 0 &&
-               c.staging_mb == 256 && c.margin == 1.2 && c.min_flops == 1e8 && !c.log_path[0],
+               c.staging_mb == 256 && c.margin == 1.1 && c.min_flops == 1e8 && !c.log_path[0],
            "default values");
     tap_ok(!c.disabled[TS_S] && !c.disabled[TS_D] && !c.disabled[TS_C] && !c.disabled[TS_Z], "nothing disabled by default");
 

@@ -36,13 +36,14 @@ int main(void)
     p.cpu_gbs[TS_CLASS_ISM2][TS_Z] = 61.123456789012345;
     p.cpu_gflops[TS_CLASS_REGULAR][TS_S] = 1e-3 / 3;
     p.h2d_staged_gbs = 51.5;
+    p.both_staged_gbs = 58.75;
     p.d2h_pinned_gbs = 54.25;
     p.gpu_gflops[TS_Z] = 6.7e4;
     p.gpu_overhead_s = 2.5e-5;
     snprintf(path, sizeof path, "%s/a/b/profile", dir);
     int wrote = ts_profile_write(path, &p);
     int n = ts_profile_read(path, &q);
-    tap_ok(wrote == 0 && n == 51 && same(&p, &q), "write (creating directories) and read back: %d keys, equal", n);
+    tap_ok(wrote == 0 && n == 52 && same(&p, &q), "write (creating directories) and read back: %d keys, equal", n);
 
     ts_profile r = ts_profile_defaults;
     snprintf(path, sizeof path, "%s/partial", dir);
@@ -105,6 +106,19 @@ int main(void)
     tap_ok(fabs(staged - 0.2147) < 1e-3 && fabs(pinned - 0.0537) < 1e-3 && device < 1e-5,
            "cost model: pageable at the staged rate (%.4f s), pinned at the DMA rate (%.4f s), device free", staged,
            pinned);
+
+    /* TSMM, 1 GiB each way at once: the both-direction rate binds. */
+    ts_profile both = fast;
+    both.h2d_staged_gbs = both.h2d_pinned_gbs = 1e6;
+    both.both_staged_gbs = 20;
+    ts_call tsmm = gram;
+    tsmm.m = 1 << 24;
+    tsmm.n = tsmm.k = 8;
+    tsmm.cls = TS_CLASS_ISM2;
+    tsmm.res_a = tsmm.res_b = tsmm.res_c = TS_MEM_HOST;
+    double each_way = ts_predict_gpu_seconds(&tsmm, &both);
+    tap_ok(fabs(each_way - 0.1074) < 1e-3, "cost model: pageable data both ways at once at that rate (%.4f s)",
+           each_way);
 
     snprintf(text, sizeof text, "rm -rf '%s'", dir);
     if (system(text) != 0)
