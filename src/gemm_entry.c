@@ -99,9 +99,7 @@ static void route(ts_call *c, const ts_config *cfg)
     ts_classify(c, cfg->min_long, cfg->max_skinny);
     const char *cpu = ts_gpu_cuda_loaded() ? NULL : ts_policy_host_cpu(c, cfg);
     if (cpu) {
-        c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
-        c->device = -1;
-        c->decision = TS_RUN_CPU;
+        /* The descriptor already says host memory and the CPU (ts_call_from_fortran). */
         c->reason = cpu;
         return;
     }
