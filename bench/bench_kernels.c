@@ -62,6 +62,15 @@ static void bench_shape(ts_call *c, ts_class cls, ts_prec p, char ta, char tb, i
         bc_call(c, cls, p, ta, tb, w, w, (cplx ? (int64_t)1 << 28 : (int64_t)1 << 29) / w);
 }
 
+/* The instance the tuning table sends the call to ("cublas" if none). */
+static const char *dispatched(const ts_call *c, int sm)
+{
+    char ta, tb;
+    tsk_cell_transposes(c, &ta, &tb);
+    const tsk_tuning_row *row = tsk_tuning_find(sm, c->cls, c->prec, ta, tb, tsk_width_cell(c->width));
+    return row && row->instance ? row->instance : "cublas";
+}
+
 static const tsk_instance *narrowest(const ts_call *c)
 {
     const tsk_instance *best = NULL;
@@ -127,7 +136,7 @@ int main(int argc, char **argv)
                     bench_ctx t = { &call, &ops, narrowest(&call), h, sm };
                     tsk_status st = tsk_gemm(&call, &ops, 0, sm);
                     cudaDeviceSynchronize();
-                    const char *path = st == TSK_RAN ? "kernel" : st == TSK_DECLINED ? "cublas" : "error";
+                    const char *path = st == TSK_RAN ? dispatched(&call, sm) : st == TSK_DECLINED ? "cublas" : "error";
                     double t_cb = bc_time(run_cublas, &t, 2, 9);
                     double t_tsk = st == TSK_DECLINED ? t_cb : bc_time(run_dispatch, &t, 2, 9);
                     double t_k = t.inst ? bc_time(run_instance, &t, 2, 9) : -1.0;
@@ -138,7 +147,7 @@ int main(int argc, char **argv)
                     const char *kname = t.inst ? t.inst->name : "-";
                     printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %5s %6.2f %6.2f %5.0f %5.0f %5.0f\n",
                            bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb, bc_widths[wi],
-                           st == TSK_RAN ? kname : path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound,
+                           path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound,
                            t_cb / t_tsk,
                            t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
                            100 * roof / t_cb);

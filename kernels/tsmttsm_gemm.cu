@@ -17,8 +17,16 @@
  * Both layouts of the long dimension share the kernel: an operand is either
  * "k-contiguous" (A with 'T'/'C', B with 'N': each of its <= W columns runs
  * along k) or "k-strided" (A with 'N', B with 'T'/'C': <= W contiguous
- * elements per k, strided by ld; a flat stream when ld equals the width). */
+ * elements per k, strided by ld).  Either is copied in 16-byte vectors along
+ * its unit stride where its pointer and ld keep them aligned (one element a
+ * copy otherwise), and staged in the layout it has in memory: a k-strided
+ * operand as rows of k (tile[l WP + d]), a k-contiguous one as columns
+ * (tile[d KCP + l], shifted per column so that the lanes of a warp reading
+ * different columns hit different banks).  Copying element by element, the
+ * S kernels issued twice the instructions of D per byte and reached 75% of
+ * an H200's bandwidth where D reached 100%. */
 #include <atomic>
+#include <cuda_pipeline_primitives.h>
 
 #include "tsk_complex.cuh"
 #include "tsk_registry.h"
@@ -28,29 +36,64 @@ template <typename T> struct tsmttsm_is_complex { static const bool value = fals
 template <> struct tsmttsm_is_complex<float2> { static const bool value = true; };
 template <> struct tsmttsm_is_complex<double2> { static const bool value = true; };
 
-/* Store wavefronts of one warp writing lane (ll = lane / ig, d = lane % ig)
- * to word (ll * wp + d) * es / 4: picks the row padding of the staging tile. */
-constexpr int tsmttsm_store_wavefronts(int wp, int ig, int es)
+/* Wavefronts of one warp storing V elements of ES bytes a lane to a row
+ * tile WP elements a row, IG lanes a row: the worst bank's count. */
+constexpr int tsmttsm_store_wavefronts(int wp, int ig, int v, int es)
 {
     int worst = 0;
     for (int bank = 0; bank < 32; ++bank) {
         int cnt = 0;
         for (int lane = 0; lane < 32; ++lane)
-            for (int q = 0; q < es / 4; ++q)
-                cnt += (((lane / ig) * wp + lane % ig) * (es / 4) + q) % 32 == bank;
+            for (int q = 0; q < v * es / 4; ++q)
+                cnt += (((lane / ig) * wp + lane % ig * v) * es / 4 + q) % 32 == bank;
         worst = cnt > worst ? cnt : worst;
     }
     return worst;
 }
 
-/* Smallest padded row length (keeping 16-byte aligned rows) whose staging
- * stores conflict least, over both operand layouts. */
-constexpr int tsmttsm_padded_row(int w, int ig, int es)
+/* Word of a row tile that lane reads as part q of its VE-element vector
+ * of one row (the arithmetic's loads: tiles t of a side VE columns apart,
+ * k groups on rows). */
+constexpr int tsmttsm_read_word(int lane, int q, int wp, int es, int tiles, int gm, int ve, bool side_b)
+{
+    int tile = lane % tiles, kg = tiles < 32 ? lane / tiles : 0;
+    int t = side_b ? tile / gm : tile % gm;
+    return (kg * wp + t * ve) * es / 4 + q;
+}
+
+/* Wavefronts of those reads: distinct words per bank (equal addresses are
+ * broadcast). */
+constexpr int tsmttsm_read_wavefronts(int wp, int es, int tiles, int gm, int ve, bool side_b)
+{
+    int cnt[32] = {}, worst = 0;
+    const int nq = ve * es / 4;
+    for (int x = 0; x < 32 * nq; ++x) {
+        int word = tsmttsm_read_word(x / nq, x % nq, wp, es, tiles, gm, ve, side_b);
+        bool seen = false;
+        for (int y = 0; y < x && !seen; ++y)
+            seen = tsmttsm_read_word(y / nq, y % nq, wp, es, tiles, gm, ve, side_b) == word;
+        if (!seen && ++cnt[word % 32] > worst)
+            worst = cnt[word % 32];
+    }
+    return worst;
+}
+
+/* Padded row length (keeping 16-byte aligned rows) that costs the fewest
+ * wavefronts per chunk: staging stores by vectors of V elements and by
+ * single elements, and the arithmetic's reads of both sides (reads rows
+ * of TT elements, VE at a time, by NT threads each taking every KG-th of
+ * KC rows). */
+constexpr int tsmttsm_padded_row(int w, int v, int es, int kc, int tt, int gm, int ve, int nt)
 {
     int best = w, best_cost = 1 << 30;
+    int tiles = gm * gm, kg = nt / tiles;
+    int stores = kc * w / 32, reads = nt / 32 * (kc / kg) * (tt / ve);
     for (int j = 0; j <= 8; ++j) {
         int wp = w + j * (16 / es);
-        int cost = tsmttsm_store_wavefronts(wp, ig, es) + tsmttsm_store_wavefronts(wp, w, es);
+        int cost = stores / v * tsmttsm_store_wavefronts(wp, w / v, v, es) +
+                   stores * tsmttsm_store_wavefronts(wp, w, 1, es) +
+                   reads * (tsmttsm_read_wavefronts(wp, es, tiles, gm, ve, false) +
+                            tsmttsm_read_wavefronts(wp, es, tiles, gm, ve, true));
         if (cost < best_cost) {
             best_cost = cost;
             best = wp;
@@ -75,48 +118,69 @@ template <typename T, int W, bool RING> struct tsmttsm_cfg {
     static const int GM = W / TT;         /* tiles per side */
     static const int TILES = GM * GM;
     static const int KG = NT / TILES;     /* thread groups splitting a chunk's rows */
-    static const int VE = tsmttsm_min(16 / ES, TT); /* elements per shared vector load */
+    static const int VE = tsmttsm_min(16 / ES, TT); /* elements per shared vector load of a row */
+    static const int VK = 16 / ES;        /* elements per 16-byte copy along k */
+    static const int VD = tsmttsm_min(16 / ES, W); /* ... along a row of a k-strided operand */
     /* 16 KB chunks: with registers, 64 bytes per thread under way; with the
      * ring, 2 or 3 chunks in flight per block. */
     static const int KC = tsmttsm_max(16384 / (2 * W * ES), KG);
     static const int NL = KC * W / NT;    /* elements per thread and operand */
-    /* k-contiguous loads: runs of RUN bytes along k, 32 / (RUN / ES) columns
-     * per warp (the ring's per-lane copies favour the longer runs). */
-    static const int RUN = RING ? 128 : 64;
-    static const int IGC = tsmttsm_min(W, tsmttsm_max(1, 32 / (RUN / ES)));
-    static const int WP = tsmttsm_padded_row(W, IGC, ES);
-    static const int STAGE = 2 * KC * WP; /* elements of one stage: both tiles */
-    static const int STAGES = RING ? tsmttsm_min(4, tsmttsm_max(3, 65536 / (STAGE * ES))) : 1;
+    static const int WP = tsmttsm_padded_row(W, VD, ES, KC, TT, GM, VE, NT);
+    /* Column tiles: the lanes of a warp read SPAN 16-byte slots of k in
+     * each of up to 8 columns; shifting column d by SPAN slots per VE
+     * columns (within a 128-byte pad, KCP = KC + 8 slots) puts the
+     * columns in different banks. */
+    static const int SPAN = tsmttsm_max(1, (TILES < 32 ? 32 / TILES : 1) / VK);
+    static const int KCP = KC + 8 * VK;
+    static const int TE = tsmttsm_max(KC * WP, W * KCP); /* elements of one tile */
+    static const int STAGE = 2 * TE;      /* elements of one stage: both tiles */
+    static const int STAGES = RING ? tsmttsm_min(4, tsmttsm_max(3, 65536 / (2 * KC * WP * ES))) : 1;
     /* Groups whose tiles are summed through shared memory, after the lanes of
      * a warp holding the same tile were summed by shuffles. */
     static const int NG = TILES < 32 ? NT / 32 : KG;
     static const int SMEM = tsmttsm_max(STAGES * STAGE, NG > 1 ? W * W : 0) * ES;
-    /* Ring: two blocks per SM (a 128-register cap) for tiles up to 4 x 4,
-     * which fit without spills.  Registers: the compiler's choice (0). */
-    static const int MINB = RING && TT < 8 ? 2 : 0;
+    /* Two blocks per SM (a 128-register cap) for tiles up to 4 x 4, which
+     * fit without spills; 8 x 8 tiles: the compiler's choice (0). */
+    static const int MINB = TT < 8 ? 2 : 0;
     /* Two rows at once give the ring's 8 x 8 tiles loads to overlap with FMAs. */
     static const int UNROLL = RING && TT >= 8 ? 2 : 1;
     static_assert(W % TT == 0 && TT % VE == 0 && KC % KG == 0, "tile shape");
-    static_assert((KC * W) % NT == 0, "whole chunk per pass");
-    static_assert((KC * WP * ES) % 16 == 0, "aligned staging tiles");
+    static_assert((KC * W) % (NT * VK) == 0 && NL % VD == 0, "whole vectors per thread");
+    static_assert((TE * ES) % 16 == 0 && WP % VD == 0 && KCP % VK == 0, "aligned staging tiles");
+};
+
+/* One operand as the kernel sees it: dim (m or n) <= W columns of length
+ * k, element (l, d) at x[l + d ld] when kcontig, else x[d + l ld]; vec:
+ * pointer and ld keep 16-byte copies along the unit stride aligned. */
+template <typename T> struct tsmttsm_operand {
+    const T *x;
+    int64_t ld;
+    int dim;
+    bool kcontig, vec, conj;
 };
 
 template <typename T> struct tsmttsm_args {
-    const T *a, *b;
-    int64_t lda, ldb, k, nchunks;
-    int m, n;
-    bool a_kcontig, b_kcontig, conja, conjb;
+    tsmttsm_operand<T> a, b;
+    int64_t k, nchunks;
     T *ws; /* gridDim.x partial C, m x n each, packed */
 };
 
-/* Element s of this thread's share of a chunk: row ll < KC of the chunk and
- * column d < W of the operand, lanes running over IG columns first. */
-template <typename C, int IG> __device__ __forceinline__ void tsmttsm_slot(int s, int &ll, int &d)
+/* Copy s of this thread's share of a chunk: V elements along the operand's
+ * unit stride starting at row l < KC of the chunk and column d < W, lanes
+ * running along the unit stride first. */
+template <typename C, int V, bool KCONTIG> __device__ __forceinline__ void tsmttsm_unit(int tid, int s, int &l, int &d)
 {
-    int idx = threadIdx.x + s * C::NT;
-    int rest = idx / IG;
-    ll = rest % C::KC;
-    d = (rest / C::KC) * IG + idx % IG;
+    const int idx = tid + s * C::NT;
+    const int per = KCONTIG ? C::KC / V : C::WIDTH / V;
+    l = KCONTIG ? idx % per * V : idx / per;
+    d = KCONTIG ? idx / per : idx % per * V;
+}
+
+/* Elements of that copy inside the operand (the rest is zero). */
+template <int V, bool KCONTIG> __device__ __forceinline__ int tsmttsm_valid(int dim, int64_t k, int64_t l, int d)
+{
+    int64_t n = KCONTIG ? (d < dim ? k - l : 0) : (l < k ? dim - d : 0);
+    return n <= 0 ? 0 : (n < V ? (int)n : V);
 }
 
 /* Where element (row l of k, column d) of an operand lives. */
@@ -126,88 +190,68 @@ __device__ __forceinline__ const T *tsmttsm_at(const T *x, int64_t ld, bool kcon
     return kcontig ? x + l + d * ld : x + d + l * ld;
 }
 
-/* ---- register staging ---- */
-
-template <typename C, int IG>
-__device__ __forceinline__ void tsmttsm_fetch_as(typename C::elem (&r)[C::NL], const typename C::elem *x,
-                                                 int64_t ld, bool kcontig, int dim, int64_t l0, int64_t k)
+/* Where element (row l of the chunk, column d) lives in a staging tile. */
+template <typename C, bool KCONTIG> __device__ __forceinline__ int tsmttsm_tile_at(int l, int d)
 {
-#pragma unroll
-    for (int s = 0; s < C::NL; ++s) {
-        int ll, d;
-        tsmttsm_slot<C, IG>(s, ll, d);
-        int64_t l = l0 + ll;
-        r[s] = d < dim && l < k ? __ldg(tsmttsm_at(x, ld, kcontig, l, d)) : tsk_zero<typename C::elem>();
-    }
+    if (!KCONTIG)
+        return l * C::WP + d;
+    return d * C::KCP + d / C::VE * C::SPAN % 8 * C::VK + l;
 }
 
-template <typename C, int IG>
-__device__ __forceinline__ void tsmttsm_put_as(const typename C::elem (&r)[C::NL], typename C::elem *st,
-                                               bool conj)
-{
-#pragma unroll
-    for (int s = 0; s < C::NL; ++s) {
-        int ll, d;
-        tsmttsm_slot<C, IG>(s, ll, d);
-        st[ll * C::WP + d] = tsk_conj(r[s], conj);
-    }
-}
-
-/* The layout decides the lane mapping (coalesced runs along whichever
- * dimension is contiguous); the branch is uniform over the grid. */
-template <typename C>
-__device__ __forceinline__ void tsmttsm_fetch(typename C::elem (&r)[C::NL], const typename C::elem *x,
-                                              int64_t ld, bool kcontig, int dim, int64_t l0, int64_t k)
-{
-    if (kcontig)
-        tsmttsm_fetch_as<C, C::IGC>(r, x, ld, true, dim, l0, k);
-    else
-        tsmttsm_fetch_as<C, C::WIDTH>(r, x, ld, false, dim, l0, k);
-}
-
-template <typename C>
-__device__ __forceinline__ void tsmttsm_put(const typename C::elem (&r)[C::NL], typename C::elem *st,
-                                            bool kcontig, bool conj)
-{
-    if (kcontig)
-        tsmttsm_put_as<C, C::IGC>(r, st, conj);
-    else
-        tsmttsm_put_as<C, C::WIDTH>(r, st, conj);
-}
+template <typename T, int V> struct alignas(V * sizeof(T)) tsmttsm_vec {
+    T e[V];
+};
 
 /* ---- cp.async ring staging ---- */
 
-/* cp.async of one element, zero-filled when `valid` is false (tails of k and
- * columns beyond m or n); 16-byte elements bypass L1. */
-template <int ES>
-__device__ __forceinline__ void tsmttsm_copy(void *dst, const void *src, bool valid)
+/* cp.async of BYTES, of which the first `valid` come from src and the rest
+ * are zero (tails of k and columns beyond m or n).  The source size is a
+ * register operand: __pipeline_memcpy_async takes it as a zero-fill count
+ * and compiles to a branch over its possible values per copy.  16-byte
+ * copies bypass L1. */
+template <int BYTES> __device__ __forceinline__ void tsmttsm_copy(void *dst, const void *src, int valid)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    int n = valid ? ES : 0;
-    if (ES == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(n));
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid));
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(ES), "r"(n));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(valid));
 }
 
-__device__ __forceinline__ void tsmttsm_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
-
-template <int N> __device__ __forceinline__ void tsmttsm_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-template <typename C, int IG>
-__device__ __forceinline__ void tsmttsm_issue_as(typename C::elem *st, const typename C::elem *x, int64_t ld,
-                                                 bool kcontig, int dim, int64_t l0, int64_t k)
+template <typename C, int V, bool KCONTIG>
+__device__ __forceinline__ void tsmttsm_issue_as(typename C::elem *st, const tsmttsm_operand<typename C::elem> &o,
+                                                 int64_t l0, int64_t k, int tid)
 {
 #pragma unroll
-    for (int s = 0; s < C::NL; ++s) {
-        int ll, d;
-        tsmttsm_slot<C, IG>(s, ll, d);
-        int64_t l = l0 + ll;
-        bool valid = d < dim && l < k;
-        tsmttsm_copy<C::ES>(st + ll * C::WP + d, valid ? tsmttsm_at(x, ld, kcontig, l, d) : x, valid);
+    for (int s = 0; s < C::NL / V; ++s) {
+        int l, d;
+        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+        int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
+        tsmttsm_copy<V * C::ES>(st + tsmttsm_tile_at<C, KCONTIG>(l, d),
+                                n ? tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d) : o.x, n * C::ES);
+    }
+}
+
+/* The layout and alignment branches are uniform over the grid. */
+template <typename C>
+__device__ __forceinline__ void tsmttsm_issue(typename C::elem *st, const tsmttsm_operand<typename C::elem> &o,
+                                              int64_t l0, int64_t k)
+{
+    /* Addresses are recomputed every chunk from an opaque copy of the
+     * thread index rather than hoisted out of the main loop and kept live
+     * across the multiply-adds (as in tsm2_gemm.cu). */
+    int tid = threadIdx.x;
+    asm volatile("" : "+r"(tid));
+    if (o.kcontig) {
+        if (C::VK > 1 && o.vec)
+            tsmttsm_issue_as<C, C::VK, true>(st, o, l0, k, tid);
+        else
+            tsmttsm_issue_as<C, 1, true>(st, o, l0, k, tid);
+    } else {
+        if (C::VD > 1 && o.vec)
+            tsmttsm_issue_as<C, C::VD, false>(st, o, l0, k, tid);
+        else
+            tsmttsm_issue_as<C, 1, false>(st, o, l0, k, tid);
     }
 }
 
@@ -217,64 +261,167 @@ template <typename C>
 __device__ __forceinline__ void tsmttsm_stage_in(typename C::elem *st, const tsmttsm_args<typename C::elem> &p,
                                                  int64_t c)
 {
-    typename C::elem *sb = st + C::KC * C::WP;
     if (c < p.nchunks) {
-        if (p.a_kcontig)
-            tsmttsm_issue_as<C, C::IGC>(st, p.a, p.lda, true, p.m, c * C::KC, p.k);
-        else
-            tsmttsm_issue_as<C, C::WIDTH>(st, p.a, p.lda, false, p.m, c * C::KC, p.k);
-        if (p.b_kcontig)
-            tsmttsm_issue_as<C, C::IGC>(sb, p.b, p.ldb, true, p.n, c * C::KC, p.k);
-        else
-            tsmttsm_issue_as<C, C::WIDTH>(sb, p.b, p.ldb, false, p.n, c * C::KC, p.k);
+        tsmttsm_issue<C>(st, p.a, c * C::KC, p.k);
+        tsmttsm_issue<C>(st + C::TE, p.b, c * C::KC, p.k);
     }
-    tsmttsm_commit();
+    __pipeline_commit();
+}
+
+/* ---- register staging ---- */
+
+template <typename C, int V, bool KCONTIG>
+__device__ __forceinline__ void tsmttsm_fetch_as(typename C::elem (&r)[C::NL],
+                                                 const tsmttsm_operand<typename C::elem> &o, int64_t l0, int64_t k,
+                                                 int tid)
+{
+    typedef typename C::elem T;
+#pragma unroll
+    for (int s = 0; s < C::NL / V; ++s) {
+        int l, d;
+        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+        int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
+        const T *src = tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d);
+        tsmttsm_vec<T, V> x;
+        if (n == V) {
+            x = *(const tsmttsm_vec<T, V> *)src;
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                x.e[e] = e < n ? src[e] : tsk_zero<T>();
+        }
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            r[s * V + e] = x.e[e];
+    }
+}
+
+template <typename C, int V, bool KCONTIG>
+__device__ __forceinline__ void tsmttsm_put_as(const typename C::elem (&r)[C::NL], typename C::elem *st, bool conj,
+                                               int tid)
+{
+    typedef typename C::elem T;
+#pragma unroll
+    for (int s = 0; s < C::NL / V; ++s) {
+        int l, d;
+        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+        tsmttsm_vec<T, V> x;
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            x.e[e] = tsk_conj(r[s * V + e], conj);
+        *(tsmttsm_vec<T, V> *)(st + tsmttsm_tile_at<C, KCONTIG>(l, d)) = x;
+    }
+}
+
+/* Registers to a tile and the next chunk into registers, with the same
+ * copy shape (the operand's branches are uniform). */
+template <typename C>
+__device__ __forceinline__ void tsmttsm_put(const typename C::elem (&r)[C::NL], typename C::elem *st,
+                                            const tsmttsm_operand<typename C::elem> &o)
+{
+    int tid = threadIdx.x; /* opaque: see tsmttsm_issue */
+    asm volatile("" : "+r"(tid));
+    if (o.kcontig) {
+        if (C::VK > 1 && o.vec)
+            tsmttsm_put_as<C, C::VK, true>(r, st, o.conj, tid);
+        else
+            tsmttsm_put_as<C, 1, true>(r, st, o.conj, tid);
+    } else {
+        if (C::VD > 1 && o.vec)
+            tsmttsm_put_as<C, C::VD, false>(r, st, o.conj, tid);
+        else
+            tsmttsm_put_as<C, 1, false>(r, st, o.conj, tid);
+    }
+}
+
+template <typename C>
+__device__ __forceinline__ void tsmttsm_fetch(typename C::elem (&r)[C::NL], const tsmttsm_operand<typename C::elem> &o,
+                                              int64_t l0, int64_t k)
+{
+    int tid = threadIdx.x; /* opaque: see tsmttsm_issue */
+    asm volatile("" : "+r"(tid));
+    if (o.kcontig) {
+        if (C::VK > 1 && o.vec)
+            tsmttsm_fetch_as<C, C::VK, true>(r, o, l0, k, tid);
+        else
+            tsmttsm_fetch_as<C, 1, true>(r, o, l0, k, tid);
+    } else {
+        if (C::VD > 1 && o.vec)
+            tsmttsm_fetch_as<C, C::VD, false>(r, o, l0, k, tid);
+        else
+            tsmttsm_fetch_as<C, 1, false>(r, o, l0, k, tid);
+    }
 }
 
 /* ---- arithmetic ---- */
 
-/* Index of element a of a thread's tile side: VE-wide vectors interleaved
- * over the GM tiles, so a warp's tiles read adjacent vectors. */
+/* Column of element a of a thread's tile side: VE-wide vectors interleaved
+ * over the GM tiles, so a warp's tiles read adjacent vectors of a row. */
 template <typename C> __device__ __forceinline__ int tsmttsm_row(int t, int a)
 {
     return ((a / C::VE) * C::GM + t) * C::VE + a % C::VE;
 }
 
-template <typename C>
-__device__ __forceinline__ void tsmttsm_load_side(typename C::elem (&out)[C::TT], const typename C::elem *row,
-                                                  int t, bool conj)
+/* Row l of a tile, this thread's TT columns: vectors of a row tile, single
+ * elements of a column tile. */
+template <typename C, bool KCONTIG>
+__device__ __forceinline__ void tsmttsm_load_side(typename C::elem (&out)[C::TT], const typename C::elem *tile,
+                                                  int l, int t, bool conj)
 {
     typedef typename C::elem T;
-    struct alignas(C::VE * sizeof(T)) vec {
-        T e[C::VE];
-    };
+    if constexpr (KCONTIG) {
 #pragma unroll
-    for (int a2 = 0; a2 < C::TT / C::VE; ++a2) {
-        vec x = *(const vec *)(row + tsmttsm_row<C>(t, a2 * C::VE));
+        for (int a = 0; a < C::TT; ++a)
+            out[a] = tsk_conj(tile[tsmttsm_tile_at<C, true>(l, tsmttsm_row<C>(t, a))], conj);
+    } else {
 #pragma unroll
-        for (int v = 0; v < C::VE; ++v)
-            out[a2 * C::VE + v] = tsk_conj(x.e[v], conj);
+        for (int a2 = 0; a2 < C::TT / C::VE; ++a2) {
+            tsmttsm_vec<T, C::VE> x =
+                *(const tsmttsm_vec<T, C::VE> *)(tile + l * C::WP + tsmttsm_row<C>(t, a2 * C::VE));
+#pragma unroll
+            for (int v = 0; v < C::VE; ++v)
+                out[a2 * C::VE + v] = tsk_conj(x.e[v], conj);
+        }
     }
 }
 
-/* This thread's rows of one staged chunk into its tile.  The register
- * staging conjugates while storing, the ring (whose copies cannot) here. */
-template <typename C>
-__device__ __forceinline__ void tsmttsm_rows(typename C::elem (&acc)[C::TT][C::TT], const typename C::elem *sa,
-                                             int kg, int tm, int tn, bool conja, bool conjb)
+template <typename C, bool AKC, bool BKC>
+__device__ __forceinline__ void tsmttsm_rows_as(typename C::elem (&acc)[C::TT][C::TT], const typename C::elem *sa,
+                                                int kg, int tm, int tn, bool conja, bool conjb)
 {
     typedef typename C::elem T;
-    const T *sb = sa + C::KC * C::WP;
+    const T *sb = sa + C::TE;
 #pragma unroll(C::UNROLL)
     for (int l = kg; l < C::KC; l += C::KG) {
         T av[C::TT], bv[C::TT];
-        tsmttsm_load_side<C>(av, sa + l * C::WP, tm, conja);
-        tsmttsm_load_side<C>(bv, sb + l * C::WP, tn, conjb);
+        tsmttsm_load_side<C, AKC>(av, sa, l, tm, conja);
+        tsmttsm_load_side<C, BKC>(bv, sb, l, tn, conjb);
 #pragma unroll
         for (int a = 0; a < C::TT; ++a)
 #pragma unroll
             for (int b = 0; b < C::TT; ++b)
                 acc[a][b] = tsk_fma(av[a], bv[b], acc[a][b]);
+    }
+}
+
+/* This thread's rows of one staged chunk into its tile, one loop per pair
+ * of layouts.  The register staging conjugates while storing, the ring
+ * (whose copies cannot) here. */
+template <typename C>
+__device__ __forceinline__ void tsmttsm_rows(typename C::elem (&acc)[C::TT][C::TT], const typename C::elem *sa,
+                                             const tsmttsm_args<typename C::elem> &p, int kg, int tm, int tn,
+                                             bool conja, bool conjb)
+{
+    if (p.a.kcontig) {
+        if (p.b.kcontig)
+            tsmttsm_rows_as<C, true, true>(acc, sa, kg, tm, tn, conja, conjb);
+        else
+            tsmttsm_rows_as<C, true, false>(acc, sa, kg, tm, tn, conja, conjb);
+    } else {
+        if (p.b.kcontig)
+            tsmttsm_rows_as<C, false, true>(acc, sa, kg, tm, tn, conja, conjb);
+        else
+            tsmttsm_rows_as<C, false, false>(acc, sa, kg, tm, tn, conja, conjb);
     }
 }
 
@@ -286,20 +433,20 @@ __device__ __forceinline__ void tsmttsm_sweep_regs(typename C::elem (&acc)[C::TT
                                                    typename C::elem *sa, int kg, int tm, int tn)
 {
     typename C::elem ra[C::NL], rb[C::NL];
-    typename C::elem *sb = sa + C::KC * C::WP;
+    typename C::elem *sb = sa + C::TE;
     int64_t c = blockIdx.x;
-    tsmttsm_fetch<C>(ra, p.a, p.lda, p.a_kcontig, p.m, c * C::KC, p.k);
-    tsmttsm_fetch<C>(rb, p.b, p.ldb, p.b_kcontig, p.n, c * C::KC, p.k);
+    tsmttsm_fetch<C>(ra, p.a, c * C::KC, p.k);
+    tsmttsm_fetch<C>(rb, p.b, c * C::KC, p.k);
     for (;;) {
-        tsmttsm_put<C>(ra, sa, p.a_kcontig, p.conja);
-        tsmttsm_put<C>(rb, sb, p.b_kcontig, p.conjb);
+        tsmttsm_put<C>(ra, sa, p.a);
+        tsmttsm_put<C>(rb, sb, p.b);
         __syncthreads();
         int64_t next = c + gridDim.x;
         if (next < p.nchunks) {
-            tsmttsm_fetch<C>(ra, p.a, p.lda, p.a_kcontig, p.m, next * C::KC, p.k);
-            tsmttsm_fetch<C>(rb, p.b, p.ldb, p.b_kcontig, p.n, next * C::KC, p.k);
+            tsmttsm_fetch<C>(ra, p.a, next * C::KC, p.k);
+            tsmttsm_fetch<C>(rb, p.b, next * C::KC, p.k);
         }
-        tsmttsm_rows<C>(acc, sa, kg, tm, tn, false, false);
+        tsmttsm_rows<C>(acc, sa, p, kg, tm, tn, false, false);
         __syncthreads();
         c = next;
         if (c >= p.nchunks)
@@ -320,16 +467,16 @@ __device__ __forceinline__ void tsmttsm_sweep_ring(typename C::elem (&acc)[C::TT
         tsmttsm_stage_in<C>(ring + s * C::STAGE, p, blockIdx.x + s * g);
     for (int it = 0;; ++it) {
         int64_t c = blockIdx.x + it * g;
-        tsmttsm_wait<C::STAGES - 2>();
+        __pipeline_wait_prior(C::STAGES - 2);
         /* Chunk c has landed for every thread, and every thread is done with
          * the stage that the next copy overwrites. */
         __syncthreads();
         tsmttsm_stage_in<C>(ring + (it + C::STAGES - 1) % C::STAGES * C::STAGE, p, c + (C::STAGES - 1) * g);
-        tsmttsm_rows<C>(acc, ring + it % C::STAGES * C::STAGE, kg, tm, tn, p.conja, p.conjb);
+        tsmttsm_rows<C>(acc, ring + it % C::STAGES * C::STAGE, p, kg, tm, tn, p.a.conj, p.b.conj);
         if (c + g >= p.nchunks)
             break;
     }
-    tsmttsm_wait<0>();
+    __pipeline_wait_prior(0);
     __syncthreads();
 }
 
@@ -364,7 +511,7 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
                 for (int b = 0; b < C::TT; ++b)
                     acc[a][b] = tsk_add(acc[a][b], tsk_shfl_xor(acc[a][b], off));
     }
-    const int mn = p.m * p.n;
+    const int m = p.a.dim, n = p.b.dim, mn = m * n;
     T *out = p.ws + (int64_t)blockIdx.x * mn;
     if (C::NG == 1) {
 #pragma unroll
@@ -372,8 +519,8 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
 #pragma unroll
             for (int b = 0; b < C::TT; ++b) {
                 int i = tsmttsm_row<C>(tm, a), j = tsmttsm_row<C>(tn, b);
-                if (i < p.m && j < p.n)
-                    out[i + j * p.m] = acc[a][b];
+                if (i < m && j < n)
+                    out[i + j * m] = acc[a][b];
             }
         return;
     }
@@ -395,7 +542,7 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
         __syncthreads();
     }
     for (int e = threadIdx.x; e < mn; e += C::NT) {
-        int i = e % p.m, j = e / p.m;
+        int i = e % m, j = e / m;
         out[e] = red[i + j * W];
     }
 }
@@ -416,6 +563,23 @@ template <typename T, int W, bool RING> static int tsmttsm_default_blocks_per_sm
     return v;
 }
 
+/* Copies go in 16-byte vectors along the unit stride when the pointer and
+ * ld keep every vector aligned (a k-contiguous single column needs no ld). */
+template <typename T, typename C>
+static tsmttsm_operand<T> tsmttsm_operand_of(const T *x, int64_t ld, int dim, bool kcontig, bool conj, int64_t k)
+{
+    tsmttsm_operand<T> o;
+    o.x = x;
+    o.ld = ld;
+    o.dim = dim;
+    o.kcontig = kcontig;
+    o.conj = conj;
+    const int bytes = (kcontig ? C::VK : C::VD) * C::ES;
+    const bool one_line = kcontig ? dim == 1 : k == 1;
+    o.vec = (uintptr_t)x % bytes == 0 && (one_line || (ld * C::ES) % bytes == 0);
+    return o;
+}
+
 /* Reads params->blocks_per_sm (0: as many as fit); the block size is fixed
  * at 256 by the instance.  The workspace of partials comes from
  * cudaMallocAsync on the call's stream and is freed behind the final
@@ -434,17 +598,11 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
         return tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
 
     tsmttsm_args<T> p;
-    p.a = (const T *)ops->a;
-    p.b = (const T *)ops->b;
-    p.lda = ops->lda;
-    p.ldb = ops->ldb;
+    p.a = tsmttsm_operand_of<T, C>((const T *)ops->a, ops->lda, (int)call->m, call->transa != 'N',
+                                   call->transa == 'C', call->k);
+    p.b = tsmttsm_operand_of<T, C>((const T *)ops->b, ops->ldb, (int)call->n, call->transb == 'N',
+                                   call->transb == 'C', call->k);
     p.k = call->k;
-    p.m = (int)call->m;
-    p.n = (int)call->n;
-    p.a_kcontig = call->transa != 'N';
-    p.b_kcontig = call->transb == 'N';
-    p.conja = call->transa == 'C';
-    p.conjb = call->transb == 'C';
     p.nchunks = (call->k + C::KC - 1) / C::KC;
     if (tsk_allow_smem(tsmttsm_partial_kernel<T, W, RING>, C::SMEM) != cudaSuccess)
         return TSK_ERROR;
@@ -453,13 +611,13 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     int64_t grid = (int64_t)tsk_sm_count() * bps;
     if (grid > p.nchunks)
         grid = p.nchunks;
-    int mn = p.m * p.n;
+    int mn = p.a.dim * p.b.dim;
     if (cudaMallocAsync((void **)&p.ws, (size_t)grid * mn * sizeof(T), stream) != cudaSuccess)
         return TSK_ERROR;
     tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) {
-        e = tsk_sum_partials<T>(p.ws, (int)grid, p.m, p.n, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call),
+        e = tsk_sum_partials<T>(p.ws, (int)grid, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call),
                                 stream);
     }
     cudaError_t f = cudaFreeAsync(p.ws, stream);

@@ -74,17 +74,16 @@ static double eps_of(ts_prec p) { return p == TS_S || p == TS_C ? 0x1p-24 : 0x1p
 
 /* Runs one configuration; returns 1 when C matches the reference. */
 static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, char tb, int64_t m, int64_t n,
-                 int64_t k, int mirror, int width, const scalars *sc, char *why, size_t whylen)
+                 int64_t k, int mirror, int width, int round, const scalars *sc, char *why, size_t whylen)
 {
     size_t e = ts_elem_size(p);
     ts_call call;
     ts_call_shape(&call, p, ta, tb, m, n, k);
-    /* TSM2 copies P in 16-byte vectors and declines strides that break
-     * that alignment (tested apart): its leading dimensions are above the
-     * minimum and multiples of 4. */
-    int round = cls == TS_CLASS_TSM2;
-    call.lda = round ? (ts_rows_a(&call) + 4) / 4 * 4 : ts_rows_a(&call) + 3;
-    call.ldb = round ? (ts_rows_b(&call) + 4) / 4 * 4 : ts_rows_b(&call) + 2;
+    /* Leading dimensions above the minimum: multiples of 4 when `round`
+     * (16-byte vectors stay aligned), odd otherwise (no vector longer than
+     * one element stays aligned). */
+    call.lda = (ts_rows_a(&call) + 4) / 4 * 4 + (round ? 0 : 1);
+    call.ldb = (ts_rows_b(&call) + 4) / 4 * 4 + (round ? 0 : 3);
     call.ldc = m + 2;
     call.cls = cls;
     call.mirror = mirror;
@@ -203,6 +202,11 @@ static void shape(ts_class cls, int mirror, int width, int swap, int64_t *m, int
 static void test_instance(const tsk_instance *inst, int *counter)
 {
     int nmirror = inst->cls == TS_CLASS_TSMTTSM ? 1 : 2;
+    /* TSM2 copies P in 16-byte vectors and declines strides that break that
+     * alignment (tested apart): its leading dimensions are multiples of 4.
+     * TSMTTSM copies vectors where the strides allow and single elements
+     * elsewhere: both kinds of leading dimension run. */
+    int nround = inst->cls == TS_CLASS_TSMTTSM ? 2 : 1;
     for (int mirror = 0; mirror < nmirror; mirror++) {
         char why[256] = "";
         int ok = 1, runs = 0;
@@ -210,19 +214,21 @@ static void test_instance(const tsk_instance *inst, int *counter)
             int w = widths[wi];
             if (w < inst->min_width || w > inst->max_width)
                 continue;
-            for (int x = 0; x < 9 && ok; x++) {
-                char ta = transes[x / 3], tb = transes[x % 3];
+            for (int x = 0; x < 9 * nround && ok; x++) {
+                char ta = transes[x % 9 / 3], tb = transes[x % 3];
+                int round = inst->cls == TS_CLASS_TSM2 || x >= 9;
                 if ((inst->transa != TSK_ANY_TRANS && inst->transa != ta) ||
                     (inst->transb != TSK_ANY_TRANS && inst->transb != tb))
                     continue;
                 int64_t m, n, k;
                 const scalars *sc = &cases[(*counter)++ % 4];
                 shape(inst->cls, mirror, w, x % 2, &m, &n, &k);
-                ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, sc, why, sizeof why);
+                ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, round, sc, why, sizeof why);
                 runs++;
                 if (!ok)
-                    tap_diag("%s %c%c m=%lld n=%lld k=%lld alpha_zero=%d beta_zero=%d: %s", inst->name, ta, tb,
-                             (long long)m, (long long)n, (long long)k, sc->alpha_zero, sc->beta_zero, why);
+                    tap_diag("%s %c%c m=%lld n=%lld k=%lld ld%s alpha_zero=%d beta_zero=%d: %s", inst->name, ta,
+                             tb, (long long)m, (long long)n, (long long)k, round ? " rounded" : "",
+                             sc->alpha_zero, sc->beta_zero, why);
             }
         }
         /* A long k splits the TSM2 rows-unit grid over k in every precision
@@ -231,7 +237,8 @@ static void test_instance(const tsk_instance *inst, int *counter)
             int64_t m = mirror ? inst->min_width : 301, n = mirror ? 301 : inst->min_width, k = 2053;
             char ta = mirror ? 'T' : 'N', tb = mirror ? 'T' : 'N';
             const scalars *sc = &cases[(*counter)++ % 4];
-            ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, sc, why, sizeof why);
+            ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, 1, sc, why,
+                       sizeof why);
             runs++;
             if (!ok)
                 tap_diag("%s %c%c m=%lld n=%lld k=%lld (k split): %s", inst->name, ta, tb, (long long)m,
