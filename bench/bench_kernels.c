@@ -1,8 +1,8 @@
 /* bench_kernels: issue 3's benchmark.  For each class x precision x width
  * {1..64} x main transpose layouts, on device-resident data, times in the
  * same run
- *   - tsk_gemm(), the dispatched path (a tuned kernel, or cuBLAS when the
- *     tuning table says so: then the path's time is cuBLAS's),
+ *   - tsk_gemm(), the dispatched path (the instance the tuning table names,
+ *     printed as the path, or cuBLAS: then the path's time is cuBLAS's),
  *   - the narrowest compiled instance serving the cell, default parameters
  *     (what the kernel alone does, dispatched or not),
  *   - cuBLAS,
@@ -147,8 +147,7 @@ int main(int argc, char **argv)
                     const char *kname = t.inst ? t.inst->name : "-";
                     printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %5s %6.2f %6.2f %5.0f %5.0f %5.0f\n",
                            bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb, bc_widths[wi],
-                           path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound,
-                           t_cb / t_tsk,
+                           path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound, t_cb / t_tsk,
                            t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
                            100 * roof / t_cb);
                     fprintf(csv, "%s,%s,%c,%c,%c,%lld,%lld,%lld,%d,%s,%.2f,%s,%.2f,%.2f,%.2f,%s,%.3f,%.3f,%.1f,%.1f,%.1f\n",

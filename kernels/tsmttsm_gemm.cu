@@ -218,40 +218,42 @@ template <int BYTES> __device__ __forceinline__ void tsmttsm_copy(void *dst, con
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(valid));
 }
 
-template <typename C, int V, bool KCONTIG>
-__device__ __forceinline__ void tsmttsm_issue_as(typename C::elem *st, const tsmttsm_operand<typename C::elem> &o,
-                                                 int64_t l0, int64_t k, int tid)
-{
+/* cp.async of this thread's copies of the chunk at row l0 into tile st. */
+template <typename C, int V, bool KCONTIG> struct tsmttsm_issue_as {
+    static __device__ __forceinline__ void run(int tid, typename C::elem *st,
+                                               const tsmttsm_operand<typename C::elem> &o, int64_t l0, int64_t k)
+    {
 #pragma unroll
-    for (int s = 0; s < C::NL / V; ++s) {
-        int l, d;
-        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
-        int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
-        tsmttsm_copy<V * C::ES>(st + tsmttsm_tile_at<C, KCONTIG>(l, d),
-                                n ? tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d) : o.x, n * C::ES);
+        for (int s = 0; s < C::NL / V; ++s) {
+            int l, d;
+            tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+            int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
+            tsmttsm_copy<V * C::ES>(st + tsmttsm_tile_at<C, KCONTIG>(l, d),
+                                    n ? tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d) : o.x, n * C::ES);
+        }
     }
-}
+};
 
-/* The layout and alignment branches are uniform over the grid. */
-template <typename C>
-__device__ __forceinline__ void tsmttsm_issue(typename C::elem *st, const tsmttsm_operand<typename C::elem> &o,
-                                              int64_t l0, int64_t k)
+/* Runs OP<C, V, KCONTIG>::run(tid, args...) in the copy shape of operand
+ * o: its layout, and 16-byte vectors where o.vec (the branches are uniform
+ * over the grid).  The thread index is an opaque copy, so that addresses
+ * are recomputed every chunk rather than hoisted out of the main loop and
+ * kept live across the multiply-adds (as in tsm2_gemm.cu). */
+template <typename C, template <typename, int, bool> class OP, typename... A>
+__device__ __forceinline__ void tsmttsm_in_shape(const tsmttsm_operand<typename C::elem> &o, A &&...args)
 {
-    /* Addresses are recomputed every chunk from an opaque copy of the
-     * thread index rather than hoisted out of the main loop and kept live
-     * across the multiply-adds (as in tsm2_gemm.cu). */
     int tid = threadIdx.x;
     asm volatile("" : "+r"(tid));
     if (o.kcontig) {
         if (C::VK > 1 && o.vec)
-            tsmttsm_issue_as<C, C::VK, true>(st, o, l0, k, tid);
+            OP<C, C::VK, true>::run(tid, args...);
         else
-            tsmttsm_issue_as<C, 1, true>(st, o, l0, k, tid);
+            OP<C, 1, true>::run(tid, args...);
     } else {
         if (C::VD > 1 && o.vec)
-            tsmttsm_issue_as<C, C::VD, false>(st, o, l0, k, tid);
+            OP<C, C::VD, false>::run(tid, args...);
         else
-            tsmttsm_issue_as<C, 1, false>(st, o, l0, k, tid);
+            OP<C, 1, false>::run(tid, args...);
     }
 }
 
@@ -262,96 +264,59 @@ __device__ __forceinline__ void tsmttsm_stage_in(typename C::elem *st, const tsm
                                                  int64_t c)
 {
     if (c < p.nchunks) {
-        tsmttsm_issue<C>(st, p.a, c * C::KC, p.k);
-        tsmttsm_issue<C>(st + C::TE, p.b, c * C::KC, p.k);
+        tsmttsm_in_shape<C, tsmttsm_issue_as>(p.a, st, p.a, c * C::KC, p.k);
+        tsmttsm_in_shape<C, tsmttsm_issue_as>(p.b, st + C::TE, p.b, c * C::KC, p.k);
     }
     __pipeline_commit();
 }
 
 /* ---- register staging ---- */
 
-template <typename C, int V, bool KCONTIG>
-__device__ __forceinline__ void tsmttsm_fetch_as(typename C::elem (&r)[C::NL],
-                                                 const tsmttsm_operand<typename C::elem> &o, int64_t l0, int64_t k,
-                                                 int tid)
-{
-    typedef typename C::elem T;
+/* This thread's copies of the chunk at row l0 into registers. */
+template <typename C, int V, bool KCONTIG> struct tsmttsm_fetch_as {
+    static __device__ __forceinline__ void run(int tid, typename C::elem (&r)[C::NL],
+                                               const tsmttsm_operand<typename C::elem> &o, int64_t l0, int64_t k)
+    {
+        typedef typename C::elem T;
 #pragma unroll
-    for (int s = 0; s < C::NL / V; ++s) {
-        int l, d;
-        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
-        int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
-        const T *src = tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d);
-        tsmttsm_vec<T, V> x;
-        if (n == V) {
-            x = *(const tsmttsm_vec<T, V> *)src;
-        } else {
+        for (int s = 0; s < C::NL / V; ++s) {
+            int l, d;
+            tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+            int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
+            const T *src = tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d);
+            tsmttsm_vec<T, V> x;
+            if (n == V) {
+                x = *(const tsmttsm_vec<T, V> *)src;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    x.e[e] = e < n ? src[e] : tsk_zero<T>();
+            }
 #pragma unroll
             for (int e = 0; e < V; ++e)
-                x.e[e] = e < n ? src[e] : tsk_zero<T>();
+                r[s * V + e] = x.e[e];
         }
-#pragma unroll
-        for (int e = 0; e < V; ++e)
-            r[s * V + e] = x.e[e];
     }
-}
+};
 
-template <typename C, int V, bool KCONTIG>
-__device__ __forceinline__ void tsmttsm_put_as(const typename C::elem (&r)[C::NL], typename C::elem *st, bool conj,
-                                               int tid)
-{
-    typedef typename C::elem T;
+/* Those registers into tile st, conjugated if asked. */
+template <typename C, int V, bool KCONTIG> struct tsmttsm_put_as {
+    static __device__ __forceinline__ void run(int tid, const typename C::elem (&r)[C::NL], typename C::elem *st,
+                                               bool conj)
+    {
+        typedef typename C::elem T;
 #pragma unroll
-    for (int s = 0; s < C::NL / V; ++s) {
-        int l, d;
-        tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
-        tsmttsm_vec<T, V> x;
+        for (int s = 0; s < C::NL / V; ++s) {
+            int l, d;
+            tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
+            tsmttsm_vec<T, V> x;
 #pragma unroll
-        for (int e = 0; e < V; ++e)
-            x.e[e] = tsk_conj(r[s * V + e], conj);
-        *(tsmttsm_vec<T, V> *)(st + tsmttsm_tile_at<C, KCONTIG>(l, d)) = x;
+            for (int e = 0; e < V; ++e)
+                x.e[e] = tsk_conj(r[s * V + e], conj);
+            *(tsmttsm_vec<T, V> *)(st + tsmttsm_tile_at<C, KCONTIG>(l, d)) = x;
+        }
     }
-}
-
-/* Registers to a tile and the next chunk into registers, with the same
- * copy shape (the operand's branches are uniform). */
-template <typename C>
-__device__ __forceinline__ void tsmttsm_put(const typename C::elem (&r)[C::NL], typename C::elem *st,
-                                            const tsmttsm_operand<typename C::elem> &o)
-{
-    int tid = threadIdx.x; /* opaque: see tsmttsm_issue */
-    asm volatile("" : "+r"(tid));
-    if (o.kcontig) {
-        if (C::VK > 1 && o.vec)
-            tsmttsm_put_as<C, C::VK, true>(r, st, o.conj, tid);
-        else
-            tsmttsm_put_as<C, 1, true>(r, st, o.conj, tid);
-    } else {
-        if (C::VD > 1 && o.vec)
-            tsmttsm_put_as<C, C::VD, false>(r, st, o.conj, tid);
-        else
-            tsmttsm_put_as<C, 1, false>(r, st, o.conj, tid);
-    }
-}
-
-template <typename C>
-__device__ __forceinline__ void tsmttsm_fetch(typename C::elem (&r)[C::NL], const tsmttsm_operand<typename C::elem> &o,
-                                              int64_t l0, int64_t k)
-{
-    int tid = threadIdx.x; /* opaque: see tsmttsm_issue */
-    asm volatile("" : "+r"(tid));
-    if (o.kcontig) {
-        if (C::VK > 1 && o.vec)
-            tsmttsm_fetch_as<C, C::VK, true>(r, o, l0, k, tid);
-        else
-            tsmttsm_fetch_as<C, 1, true>(r, o, l0, k, tid);
-    } else {
-        if (C::VD > 1 && o.vec)
-            tsmttsm_fetch_as<C, C::VD, false>(r, o, l0, k, tid);
-        else
-            tsmttsm_fetch_as<C, 1, false>(r, o, l0, k, tid);
-    }
-}
+};
 
 /* ---- arithmetic ---- */
 
@@ -435,16 +400,18 @@ __device__ __forceinline__ void tsmttsm_sweep_regs(typename C::elem (&acc)[C::TT
     typename C::elem ra[C::NL], rb[C::NL];
     typename C::elem *sb = sa + C::TE;
     int64_t c = blockIdx.x;
-    tsmttsm_fetch<C>(ra, p.a, c * C::KC, p.k);
-    tsmttsm_fetch<C>(rb, p.b, c * C::KC, p.k);
+    tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.a, ra, p.a, c * C::KC, p.k);
+    tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.b, rb, p.b, c * C::KC, p.k);
     for (;;) {
-        tsmttsm_put<C>(ra, sa, p.a);
-        tsmttsm_put<C>(rb, sb, p.b);
+        /* Registers to the tiles, and the next chunk into registers, in
+         * each operand's copy shape. */
+        tsmttsm_in_shape<C, tsmttsm_put_as>(p.a, ra, sa, p.a.conj);
+        tsmttsm_in_shape<C, tsmttsm_put_as>(p.b, rb, sb, p.b.conj);
         __syncthreads();
         int64_t next = c + gridDim.x;
         if (next < p.nchunks) {
-            tsmttsm_fetch<C>(ra, p.a, next * C::KC, p.k);
-            tsmttsm_fetch<C>(rb, p.b, next * C::KC, p.k);
+            tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.a, ra, p.a, next * C::KC, p.k);
+            tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.b, rb, p.b, next * C::KC, p.k);
         }
         tsmttsm_rows<C>(acc, sa, p, kg, tm, tn, false, false);
         __syncthreads();
