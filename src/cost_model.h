@@ -21,6 +21,7 @@ typedef struct {
     double gpu_mem_gbs;            /* device memory, read + write */
     double gpu_gflops[TS_NPREC];
     double gpu_overhead_s;         /* launch, synchronisation and bookkeeping per call */
+    double gpu_start_s;            /* once per process: CUDA context, cuBLAS, pinned buffers */
 } ts_profile;
 
 extern const ts_profile ts_profile_defaults;

@@ -94,6 +94,8 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
  * Without the CUDA driver in the process every operand is host memory, and
  * most calls stay on the CPU for reasons known before any cost is modelled:
  * they skip the residency probe and the cost model. */
+static ts_start_ledger start_ledger;
+
 static void route(ts_call *c, const ts_config *cfg)
 {
     ts_classify(c, cfg->min_long, cfg->max_skinny);
@@ -104,7 +106,7 @@ static void route(ts_call *c, const ts_config *cfg)
         return;
     }
     ts_gpu_residency(c);
-    ts_policy_decide(c, cfg, ts_profile_get());
+    ts_policy_decide(c, cfg, ts_profile_get(), ts_gpu_started() ? NULL : &start_ledger);
 }
 
 ts_forward_gate ts_gate;

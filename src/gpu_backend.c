@@ -12,7 +12,7 @@
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const ts_gpu_ops *loaded;
-static atomic_int forked;
+static atomic_int forked, started;
 
 /* The plugin sits in the directory this library was loaded from. */
 static int plugin_path(char *out, size_t size)
@@ -29,6 +29,7 @@ static int plugin_path(char *out, size_t size)
 static void load(void)
 {
     char path[4096], why[256] = "";
+    atomic_store_explicit(&started, 1, memory_order_relaxed);
     if (plugin_path(path, sizeof path)) {
         ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
         return;
@@ -56,6 +57,11 @@ const ts_gpu_ops *ts_gpu(void)
         return NULL;
     pthread_once(&load_once, load);
     return loaded;
+}
+
+int ts_gpu_started(void)
+{
+    return atomic_load_explicit(&started, memory_order_relaxed);
 }
 
 void ts_gpu_after_fork(void)

@@ -29,6 +29,10 @@ typedef struct {
  * device, or a child after fork of a process that used CUDA). */
 const ts_gpu_ops *ts_gpu(void);
 
+/* True once this process has started the backend (its first ts_gpu()),
+ * whether or not a GPU proved usable: the start's cost is spent. */
+int ts_gpu_started(void);
+
 /* Fills the residency of the operands; all host unless CUDA is loaded in
  * the process (no CUDA, no device pointers). */
 void ts_gpu_residency(ts_call *c);

@@ -1,6 +1,7 @@
 #include "policy.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 static void decide(ts_call *c, ts_decision d, const char *reason)
 {
@@ -37,7 +38,18 @@ const char *ts_policy_host_cpu(const ts_call *c, const ts_config *cfg)
     return ts_policy_cpu_reason(cfg, c->prec, ts_call_flops(c));
 }
 
-void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)
+int ts_policy_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof)
+{
+    double saving = c->predicted_cpu_s - c->predicted_gpu_s;
+    double before = atomic_load_explicit(&ledger->forgone, memory_order_relaxed);
+    while (before < prof->gpu_start_s &&
+           !atomic_compare_exchange_weak_explicit(&ledger->forgone, &before, before + saving, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+    return before >= prof->gpu_start_s;
+}
+
+void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger)
 {
     /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
     if (ts_call_on_device(c))
@@ -49,7 +61,9 @@ void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof)
         return decide(c, TS_RUN_GPU, "mode gpu");
     c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
     c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
-    if (c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s)
-        return decide(c, TS_RUN_GPU, "cost model: gpu faster");
-    decide(c, TS_RUN_CPU, "cost model: cpu faster");
+    if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s))
+        return decide(c, TS_RUN_CPU, "cost model: cpu faster");
+    if (ledger && !ts_policy_start_repaid(ledger, c, prof))
+        return decide(c, TS_RUN_CPU, "cost model: gpu start not repaid yet");
+    decide(c, TS_RUN_GPU, "cost model: gpu faster");
 }

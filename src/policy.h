@@ -3,11 +3,28 @@
 #ifndef TS_POLICY_H
 #define TS_POLICY_H
 
+#include <stdatomic.h>
+
 #include "configuration.h"
 #include "cost_model.h"
 #include "ts_call.h"
 
-void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof);
+/* The model's savings that calls sent to the CPU have forgone while the
+ * GPU was not started (seconds, summed by several threads at once). */
+typedef struct {
+    _Atomic double forgone;
+} ts_start_ledger;
+
+/* Whether a call the cost model sends to the GPU may start it: the GPU's
+ * start costs gpu_start_s once, which a short program never earns back.
+ * Calls stay on the CPU, adding their predicted saving to the ledger,
+ * until the savings forgone reach the start cost (a rent-or-buy rule: at
+ * most twice the better of the two choices in hindsight). */
+int ts_policy_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof);
+
+/* `ledger`: the start ledger while the GPU is not started (see
+ * ts_policy_start_repaid), NULL once it is. */
+void ts_policy_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger);
 
 /* The reason a valid call whose operands are all host memory stays on the
  * CPU whatever the cost model says (scaling only, cpu mode, a disabled

@@ -44,6 +44,7 @@ static const profile_key keys[] = {
     KEY("gpu_gflops.c", gpu_gflops[TS_C]),
     KEY("gpu_gflops.z", gpu_gflops[TS_Z]),
     KEY("gpu_overhead_s", gpu_overhead_s),
+    KEY("gpu_start_s", gpu_start_s),
 };
 
 static double *field(ts_profile *p, const profile_key *k) { return (double *)((char *)p + k->offset); }
