@@ -69,18 +69,17 @@ run() { # shape mode
     *)
       log=$logs/$1.$2.log
       rm -f "$log"
-      mode=auto verbose=1
+      mode=auto verbose=1 warm=${E2E_WARMUP_S:-2}
       if [ "$2" = gpu ]; then
-        mode=gpu
+        mode=gpu warm=0
         case $1 in small_*) ;; *) verbose=3 ;; esac
       fi
       case $2.$1 in
         auto.small_*)
           line=$(TSSHIM_MODE=auto LD_PRELOAD=$lib timeout "$limit" "$bench" "$1")
           TSSHIM_MODE=auto TSSHIM_VERBOSE=1 TSSHIM_LOG=$log LD_PRELOAD=$lib timeout "$limit" "$bench" "$1" >/dev/null ;;
-        auto.*) line=$(E2E_WARMUP_S=${E2E_WARMUP_S:-2} TSSHIM_MODE=auto TSSHIM_VERBOSE=1 TSSHIM_LOG=$log LD_PRELOAD=$lib \
+        *) line=$(E2E_WARMUP_S=$warm TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$lib \
                     timeout "$limit" "$bench" "$1") ;;
-        *) line=$(TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$lib timeout "$limit" "$bench" "$1") ;;
       esac
       where=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^offloaded=/) { split($i, v, "="); n += v[2] } }
                    END { print (n > 0 ? "gpu" : "cpu") }' "$log" 2>/dev/null) ;;

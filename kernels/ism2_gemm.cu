@@ -9,6 +9,7 @@
  * long side is unit-stride.  Narrow rows take several rows per thread so
  * enough loads are in flight; wide ones take two so each read of Q from
  * shared memory feeds two rows.  beta = 0 never reads C. */
+#include "tsk_copy.cuh"
 #include "tsk_view.cuh"
 
 namespace {
@@ -53,9 +54,6 @@ template <typename T, int JW, int R> struct ism2_ctile {
 template <typename T, int JW> struct ism2_qvec {
     static const int full = 16 / (int)sizeof(T);
     static const int value = JW < full ? JW : full;
-};
-template <typename T, int N> struct alignas(N * sizeof(T)) ism2_q {
-    T e[N];
 };
 
 /* Blocks of 256 threads per SM the registers must allow (0: no bound).
@@ -131,7 +129,7 @@ __global__ void __launch_bounds__(256, ism2_blocks<T, W>::value) ism2_kernel(tsk
             for (int x = 0; x < KC; x++)
 #pragma unroll
                 for (int jj = 0; jj < JW; jj += N) {
-                    ism2_q<T, N> qv = *reinterpret_cast<const ism2_q<T, N> *>(qs + (k0 + x) * W + j0 + jj);
+                    tsk_vec<T, N> qv = *reinterpret_cast<const tsk_vec<T, N> *>(qs + (k0 + x) * W + j0 + jj);
 #pragma unroll
                     for (int n = 0; n < N; n++)
 #pragma unroll

@@ -26,6 +26,7 @@
  * which must keep them aligned; other calls are declined (cuBLAS runs). */
 #include <limits.h>
 #include <cuda_pipeline_primitives.h>
+#include "tsk_copy.cuh"
 #include "tsk_view.cuh"
 
 namespace {
@@ -111,7 +112,7 @@ __device__ __forceinline__ void tsm2_stage_q(T *qs, const tsk_view &v, int kk0, 
 #pragma unroll
     for (int n = 0; n < (KU * W + NT - 1) / NT; n++) {
         bool in = kk0 + kl < kend && j < v.nw;
-        __pipeline_memcpy_async(qs + kl * W + j, in ? src : q, sizeof(T), in ? 0 : sizeof(T));
+        tsk_cp_async<sizeof(T)>(qs + kl * W + j, in ? src : q, in ? (int)sizeof(T) : 0);
         kl += dk;
         j += dj;
         src += step;
@@ -138,7 +139,7 @@ __device__ __forceinline__ void tsm2_stage_lines(T *dst, const T *p, U u0, B b0,
 #pragma unroll
     for (int n = 0; n < NB / G; n++) {
         int valid = b0 + b + n * G < b_end ? uv : 0;
-        __pipeline_memcpy_async(dst + (b + n * G) * LD + a, valid ? src : p, sizeof(T) * E, sizeof(T) * (E - valid));
+        tsk_cp_async<sizeof(T) * E>(dst + (b + n * G) * LD + a, valid ? src : p, (int)sizeof(T) * valid);
         src += G * stride;
     }
 }

@@ -29,6 +29,7 @@
 #include <cuda_pipeline_primitives.h>
 
 #include "tsk_complex.cuh"
+#include "tsk_copy.cuh"
 #include "tsk_registry.h"
 #include "tsk_view.cuh"
 
@@ -198,25 +199,7 @@ template <typename C, bool KCONTIG> __device__ __forceinline__ int tsmttsm_tile_
     return d * C::KCP + d / C::VE * C::SPAN % 8 * C::VK + l;
 }
 
-template <typename T, int V> struct alignas(V * sizeof(T)) tsmttsm_vec {
-    T e[V];
-};
-
 /* ---- cp.async ring staging ---- */
-
-/* cp.async of BYTES, of which the first `valid` come from src and the rest
- * are zero (tails of k and columns beyond m or n).  The source size is a
- * register operand: __pipeline_memcpy_async takes it as a zero-fill count
- * and compiles to a branch over its possible values per copy.  16-byte
- * copies bypass L1. */
-template <int BYTES> __device__ __forceinline__ void tsmttsm_copy(void *dst, const void *src, int valid)
-{
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    if (BYTES == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(valid));
-}
 
 /* cp.async of this thread's copies of the chunk at row l0 into tile st. */
 template <typename C, int V, bool KCONTIG> struct tsmttsm_issue_as {
@@ -228,7 +211,7 @@ template <typename C, int V, bool KCONTIG> struct tsmttsm_issue_as {
             int l, d;
             tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
             int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
-            tsmttsm_copy<V * C::ES>(st + tsmttsm_tile_at<C, KCONTIG>(l, d),
+            tsk_cp_async<V * C::ES>(st + tsmttsm_tile_at<C, KCONTIG>(l, d),
                                     n ? tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d) : o.x, n * C::ES);
         }
     }
@@ -284,9 +267,9 @@ template <typename C, int V, bool KCONTIG> struct tsmttsm_fetch_as {
             tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
             int n = tsmttsm_valid<V, KCONTIG>(o.dim, k, l0 + l, d);
             const T *src = tsmttsm_at(o.x, o.ld, KCONTIG, l0 + l, d);
-            tsmttsm_vec<T, V> x;
+            tsk_vec<T, V> x;
             if (n == V) {
-                x = *(const tsmttsm_vec<T, V> *)src;
+                x = *(const tsk_vec<T, V> *)src;
             } else {
 #pragma unroll
                 for (int e = 0; e < V; ++e)
@@ -309,11 +292,11 @@ template <typename C, int V, bool KCONTIG> struct tsmttsm_put_as {
         for (int s = 0; s < C::NL / V; ++s) {
             int l, d;
             tsmttsm_unit<C, V, KCONTIG>(tid, s, l, d);
-            tsmttsm_vec<T, V> x;
+            tsk_vec<T, V> x;
 #pragma unroll
             for (int e = 0; e < V; ++e)
                 x.e[e] = tsk_conj(r[s * V + e], conj);
-            *(tsmttsm_vec<T, V> *)(st + tsmttsm_tile_at<C, KCONTIG>(l, d)) = x;
+            *(tsk_vec<T, V> *)(st + tsmttsm_tile_at<C, KCONTIG>(l, d)) = x;
         }
     }
 };
@@ -341,8 +324,8 @@ __device__ __forceinline__ void tsmttsm_load_side(typename C::elem (&out)[C::TT]
     } else {
 #pragma unroll
         for (int a2 = 0; a2 < C::TT / C::VE; ++a2) {
-            tsmttsm_vec<T, C::VE> x =
-                *(const tsmttsm_vec<T, C::VE> *)(tile + l * C::WP + tsmttsm_row<C>(t, a2 * C::VE));
+            tsk_vec<T, C::VE> x =
+                *(const tsk_vec<T, C::VE> *)(tile + l * C::WP + tsmttsm_row<C>(t, a2 * C::VE));
 #pragma unroll
             for (int v = 0; v < C::VE; ++v)
                 out[a2 * C::VE + v] = tsk_conj(x.e[v], conj);

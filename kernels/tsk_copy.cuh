@@ -1,0 +1,30 @@
+/* Memory helpers shared by the tuned kernels: N consecutive elements as one
+ * aligned vector, and a cp.async whose tail is zero-filled. */
+#ifndef TSK_COPY_CUH
+#define TSK_COPY_CUH
+
+#include <cuda_runtime.h>
+
+/* N consecutive elements of T, aligned to their total size: one load or
+ * store moves them all. */
+template <typename T, int N> struct alignas(N * sizeof(T)) tsk_vec {
+    T e[N];
+};
+
+/* cp.async of BYTES (4, 8 or 16) from src to shared dst, of which the first
+ * `valid` come from src and the rest are zero (tails of k, columns or rows
+ * past the matrix; src must stay a valid address).  The source size is a
+ * register operand: __pipeline_memcpy_async takes a zero-fill count instead
+ * and compiles to a branch over its possible values on every copy (TSMTTSM
+ * D width 8 on the H200: 83-90% of the roofline with it, 97-98% without).
+ * 16-byte copies bypass L1. */
+template <int BYTES> __device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(valid));
+}
+
+#endif
