@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "cost_model.h"
 #include "cpu_blas.h"
 #include "gpu_backend.h"
 #include "ts_call.h"
