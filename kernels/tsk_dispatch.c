@@ -14,21 +14,33 @@ static const tsk_table tsk_tables[] = {
     { 90, tsk_tuning_sm90, &tsk_tuning_sm90_nrows },
 };
 
+/* The instance tables of the kernel files, in registry order. */
+static const struct {
+    const tsk_instance *list;
+    const size_t *n;
+} tsk_instance_tables[] = {
+    { tsk_tsm2_instances, &tsk_tsm2_ninstances },
+    { tsk_ism2_instances, &tsk_ism2_ninstances },
+    { tsk_ism2_dmma_instances, &tsk_ism2_dmma_ninstances },
+    { tsk_tsmttsm_instances, &tsk_tsmttsm_ninstances },
+};
+#define TSK_NTABLES (sizeof tsk_instance_tables / sizeof tsk_instance_tables[0])
+
 size_t tsk_instance_count(void)
 {
-    return tsk_tsm2_ninstances + tsk_ism2_ninstances + tsk_tsmttsm_ninstances;
+    size_t n = 0;
+    for (size_t t = 0; t < TSK_NTABLES; t++)
+        n += *tsk_instance_tables[t].n;
+    return n;
 }
 
 const tsk_instance *tsk_instance_at(size_t i)
 {
-    if (i < tsk_tsm2_ninstances)
-        return &tsk_tsm2_instances[i];
-    i -= tsk_tsm2_ninstances;
-    if (i < tsk_ism2_ninstances)
-        return &tsk_ism2_instances[i];
-    i -= tsk_ism2_ninstances;
-    if (i < tsk_tsmttsm_ninstances)
-        return &tsk_tsmttsm_instances[i];
+    for (size_t t = 0; t < TSK_NTABLES; t++) {
+        if (i < *tsk_instance_tables[t].n)
+            return &tsk_instance_tables[t].list[i];
+        i -= *tsk_instance_tables[t].n;
+    }
     return NULL;
 }
 

@@ -51,11 +51,13 @@ typedef struct {
     tsk_params params;
 } tsk_tuning_row;
 
-/* Each class file defines its instances. */
+/* Each kernel file defines its instances. */
 extern const tsk_instance tsk_tsm2_instances[];
 extern const size_t tsk_tsm2_ninstances;
 extern const tsk_instance tsk_ism2_instances[];
 extern const size_t tsk_ism2_ninstances;
+extern const tsk_instance tsk_ism2_dmma_instances[];
+extern const size_t tsk_ism2_dmma_ninstances;
 extern const tsk_instance tsk_tsmttsm_instances[];
 extern const size_t tsk_tsmttsm_ninstances;
 

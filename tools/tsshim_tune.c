@@ -118,7 +118,7 @@ int main(int argc, char **argv)
                  "#include \"tsk_registry.h\"\n\nconst tsk_tuning_row tsk_tuning_sm%d[] = {\n",
             sm, prop.name, sm);
     fprintf(stderr, "%-8s %s %c%c %3s %10s %7s  %s\n", "class", "p", 't', 't', "w", "cublas_us", "speedup",
-            "choice (speedup: worst over the shapes)");
+            "choice (speedup: worst over the shapes; each instance's, at its best variant, on the lines before)");
     for (size_t ci = 0; ci < 3; ci++)
         for (int p = 0; p < TS_NPREC; p++)
             for (int x = 0; x < 4; x++)
@@ -146,6 +146,7 @@ int main(int argc, char **argv)
                         t.inst = tsk_instance_at(i);
                         if (!tsk_instance_serves(t.inst, &calls[0]))
                             continue;
+                        double inst_best = INFINITY;
                         for (size_t v = 0; v < nvar; v++) {
                             double worst = 0;
                             t.params = &var[v];
@@ -157,12 +158,14 @@ int main(int argc, char **argv)
                                 double r = s <= 0 ? INFINITY : t_cb[sh] > 0 ? s / t_cb[sh] : 0;
                                 worst = r > worst ? r : worst;
                             }
+                            inst_best = worst < inst_best ? worst : inst_best;
                             if (worst < best) {
                                 best = worst;
                                 best_inst = t.inst;
                                 best_params = var[v];
                             }
                         }
+                        fprintf(stderr, "    %-24s %7.2f\n", t.inst->name, inst_best > 0 ? 1.0 / inst_best : 0.0);
                     }
                     const ts_call *call = &calls[0];
                     int use = best_inst && best < TUNE_MARGIN;

@@ -1,0 +1,437 @@
+/* ISM2 / TSMM on the FP64 tensor cores (DMMA: mma.sync m16n8k8 and
+ * m16n8k16, sm_90), double and complex double: C = alpha P Q + beta C
+ * with P nl x nk long and skinny (nk <= W) and Q nk x nw small (nw <= W),
+ * in the view of tsk_view.cuh.  From width 16 the register-tile kernel
+ * (ism2_gemm.cu) is bound by its multiply-adds and its reads of Q; one
+ * DMMA does 512 to 2048 of them per warp instruction.
+ *
+ * Q is staged once per block in shared memory in fragment order, so each
+ * lane reads its element of a fragment with one conflict-free load.  Each
+ * warp takes RT tiles of 8 rows (a resident grid walks the row groups) and
+ * streams them through a ring of shared-memory chunks private to the warp,
+ * filled by cp.async along P's unit stride (whole 128-byte lines), read
+ * back as fragments.  A lane owns C(row g, columns 2 t and 2 t + 1) of
+ * each 8 x 8 tile of C (g = lane / 4, t = lane % 4).  A complex product
+ * is four real DMMAs.  Sums run in a fixed order: results are bitwise
+ * reproducible.  beta = 0 never reads C; k past nk reads nothing and Q
+ * holds zeros there. */
+#include <cuda_pipeline_primitives.h>
+#include "tsk_copy.cuh"
+#include "tsk_view.cuh"
+
+namespace {
+
+extern __shared__ double2 ism2_dmma_smem[];
+
+/* c += a b over a 16 x 8 tile of C and 4 KI values of k (mma.sync
+ * m16n8k4, m16n8k8, m16n8k16 in FP64, sm_90): with g = lane / 4 and
+ * t = lane % 4, a[2 j + h] = A(g + 8 h, t + 4 j), b[j] = B(t + 4 j, g),
+ * c[2 h + e] = C(g + 8 h, 2 t + e).  On the H200 the m8n8k4 shape of
+ * sm_80 ran at about half these shapes' rate. */
+template <int KI> __device__ __forceinline__ void dmma(double (&c)[4], const double (&a)[2 * KI], const double (&b)[KI]);
+template <> __device__ __forceinline__ void dmma<2>(double (&c)[4], const double (&a)[4], const double (&b)[2])
+{
+#if __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};"
+        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+#endif
+}
+template <> __device__ __forceinline__ void dmma<4>(double (&c)[4], const double (&a)[8], const double (&b)[4])
+{
+#if __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+        "{%12, %13, %14, %15}, {%0, %1, %2, %3};"
+        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+          "d"(b[1]), "d"(b[2]), "d"(b[3]));
+#endif
+}
+
+/* A lane's four elements of a 16 x 8 tile of C (dmma's c), real and
+ * imaginary parts apart so each part is one DMMA accumulator.  A complex
+ * product is four real DMMAs. */
+template <typename T> struct dmma_tile;
+template <> struct dmma_tile<double> {
+    double re[4];
+    __device__ __forceinline__ void zero() { re[0] = re[1] = re[2] = re[3] = 0.0; }
+    template <int KI> __device__ __forceinline__ void mma(const double (&a)[2 * KI], const double (&b)[KI])
+    {
+        dmma<KI>(re, a, b);
+    }
+    __device__ __forceinline__ double at(int i) const { return re[i]; }
+};
+template <> struct dmma_tile<double2> {
+    double re[4], im[4];
+    __device__ __forceinline__ void zero() { re[0] = re[1] = re[2] = re[3] = im[0] = im[1] = im[2] = im[3] = 0.0; }
+    template <int KI> __device__ __forceinline__ void mma(const double2 (&a)[2 * KI], const double2 (&b)[KI])
+    {
+        double ar[2 * KI], ai[2 * KI], an[2 * KI], br[KI], bi[KI];
+#pragma unroll
+        for (int i = 0; i < 2 * KI; i++) {
+            ar[i] = a[i].x;
+            ai[i] = a[i].y;
+            an[i] = -a[i].y;
+        }
+#pragma unroll
+        for (int j = 0; j < KI; j++) {
+            br[j] = b[j].x;
+            bi[j] = b[j].y;
+        }
+        dmma<KI>(re, ar, br);
+        dmma<KI>(re, an, bi);
+        dmma<KI>(im, ar, bi);
+        dmma<KI>(im, ai, br);
+    }
+    __device__ __forceinline__ double2 at(int i) const { return make_double2(re[i], im[i]); }
+};
+
+/* Tiles of 8 rows per warp, in pairs (one DMMA covers 16 rows): 32
+ * registers of accumulators where that allows two tiles, at most 4 tiles;
+ * each fragment of Q read feeds RT / 2 DMMAs.  P
+ * comes in chunks of KC k-steps, 128 bytes of each row, through a ring of
+ * STAGES chunks in shared memory private to the warp. */
+/* The type the DMMAs compute in: double for the real precisions, double2
+ * for the complex ones.  Single-precision operands are widened as they are
+ * read from shared memory and C is rounded once at the end; every product
+ * and sum is then exact or rounded in double, so results stay within
+ * single-precision rounding of the exact product (more accurate than
+ * sgemm/cgemm in FP32).  They move as many bytes as double's per element
+ * with half the arithmetic intensity of its FP32 pipe's reach. */
+template <typename T> struct dmma_wide { typedef T type; };
+template <> struct dmma_wide<float> { typedef double type; };
+template <> struct dmma_wide<float2> { typedef double2 type; };
+__device__ __forceinline__ double dmma_widen(float a) { return a; }
+__device__ __forceinline__ double dmma_widen(double a) { return a; }
+__device__ __forceinline__ double2 dmma_widen(float2 a) { return make_double2(a.x, a.y); }
+__device__ __forceinline__ double2 dmma_widen(double2 a) { return a; }
+template <typename T> __device__ __forceinline__ T dmma_narrow(typename dmma_wide<T>::type a);
+template <> __device__ __forceinline__ float dmma_narrow<float>(double a) { return (float)a; }
+template <> __device__ __forceinline__ double dmma_narrow<double>(double a) { return a; }
+template <> __device__ __forceinline__ float2 dmma_narrow<float2>(double2 a) { return make_float2((float)a.x, (float)a.y); }
+template <> __device__ __forceinline__ double2 dmma_narrow<double2>(double2 a) { return a; }
+
+template <typename T, int W> struct dmma_shape {
+    typedef typename dmma_wide<T>::type D;
+    static const int words = (int)sizeof(D) / 8;
+    static const int NT = W / 8, KS = W / 4;
+    static const int fit = 16 / (NT * 2 * words);
+    static const int RT = fit < 2 ? 2 : fit > 4 ? 4 : fit;
+    static const int kfit = 32 / (int)sizeof(T);
+    static const int KC = kfit > KS ? KS : kfit;
+    static const int KI = KC < 4 ? KC : 4; /* k-steps per DMMA */
+    static const int STAGES = 4;
+    /* Real types: the two 8-row halves of a DMMA's 16 rows interleave (row
+     * 2 g + h, not g + 8 h), so a lane owns a 2 x 2 block of C and stores
+     * it as pairs along C's unit stride.  Complex elements are paired
+     * already, and 8 consecutive rows keep their stores whole lines. */
+    static const bool PAIRS = words == 1;
+};
+
+/* Row, within a group of 16, of half h of a DMMA's rows at g = lane / 4. */
+__host__ __device__ constexpr int dmma_row(bool pairs, int g, int h)
+{
+    return pairs ? 2 * g + h : g + 8 * h;
+}
+
+/* Words (4 bytes) of the fragment element lane reads from a chunk stored
+ * with rows (kfast) or k-columns of ld elements of ES bytes. */
+constexpr int dmma_read_word(int lane, int ld, int es, bool kfast, bool pairs)
+{
+    const int row = dmma_row(pairs, lane / 4, 0);
+    return (kfast ? row * ld + lane % 4 : lane % 4 * ld + row) * es / 4;
+}
+
+/* Wavefronts of one fragment read: the worst bank's count of words. */
+constexpr int dmma_read_wavefronts(int ld, int es, bool kfast, bool pairs)
+{
+    int cnt[32] = {}, worst = 0;
+    for (int lane = 0; lane < 32; ++lane)
+        for (int q = 0; q < es / 4; ++q) {
+            int bank = (dmma_read_word(lane, ld, es, kfast, pairs) + q) % 32;
+            worst = ++cnt[bank] > worst ? cnt[bank] : worst;
+        }
+    return worst;
+}
+
+/* The shortest line of at least `inner` elements, a multiple of 16 bytes
+ * (vector copies), whose fragment reads take the fewest wavefronts. */
+constexpr int dmma_padded_line(int inner, int es, bool kfast, bool pairs)
+{
+    int best = inner, best_cost = 1 << 30;
+    for (int ld = inner; ld < inner + 64; ld += 16 / es) {
+        int cost = dmma_read_wavefronts(ld, es, kfast, pairs);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = ld;
+        }
+    }
+    return best;
+}
+
+/* A chunk in shared memory.  KFAST (P's unit stride along k: A 'T', or
+ * the mirror with B 'N') keeps it as rows of k, otherwise as k-columns of
+ * rows, so the copies run along P's unit stride. */
+template <typename T, int W, bool KFAST> struct dmma_chunk {
+    typedef dmma_shape<T, W> S;
+    static const int rows = 8 * S::RT, ks = 4 * S::KC;
+    static const int inner = KFAST ? ks : rows, outer = KFAST ? rows : ks;
+    static const int ld = dmma_padded_line(inner, (int)sizeof(T), KFAST, S::PAIRS);
+    static const int elems = outer * ld;
+};
+
+/* Starts the copies of chunk kc of row group g into `st`, VE elements per
+ * copy along P's unit stride; what lies past nl or nk is zero-filled. */
+template <typename T, int W, bool KFAST, int VE>
+__device__ __forceinline__ void dmma_copy(T *st, const tsk_view &v, int64_t g, int kc)
+{
+    typedef dmma_chunk<T, W, KFAST> L;
+    const int per = L::inner / VE, n = L::outer * per;
+    static_assert(n % 32 == 0, "a chunk is whole copies for every lane");
+    const T *p = (const T *)v.p;
+    const int64_t i0 = g * L::rows;
+    const int k0 = kc * L::ks;
+#pragma unroll
+    for (int e = threadIdx.x % 32; e < n; e += 32) {
+        const int o = e / per, in = e % per * VE;
+        const int64_t i = i0 + (KFAST ? o : in);
+        const int k = k0 + (KFAST ? in : o);
+        const int64_t left = KFAST ? v.nk - k : v.nl - i;
+        const bool across = KFAST ? i < v.nl : k < v.nk;
+        const int valid = across && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
+        tsk_cp_async<VE * sizeof(T)>(st + o * L::ld + in, valid ? p + i * v.p_si + k * v.p_sk : p, valid);
+    }
+}
+
+/* The chunk copy of the call's layout: vectors where P and its leading
+ * dimension keep them aligned, single elements otherwise. */
+template <typename T, int W, bool KFAST>
+__device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool vec, int64_t g, int kc)
+{
+    const int VE = 16 / (int)sizeof(T);
+    if (VE > 1 && vec)
+        dmma_copy<T, W, KFAST, VE>(st, v, g, kc);
+    else
+        dmma_copy<T, W, KFAST, 1>(st, v, g, kc);
+}
+
+/* C = alpha acc + beta C for a lane's elements of its row group (acc[pp][nt]
+ * at(2 h + e): row i0 + 16 pp + dmma_row(h) - r, column 8 nt + 2 t + e).
+ * A pair's elements are all read (beta != 0) before any is written: no
+ * read can pass a write to C.  cvec: C and ldc keep 16-byte pairs aligned. */
+template <typename T, int W>
+__device__ __forceinline__ void dmma_store(const dmma_tile<typename dmma_wide<T>::type> (&acc)[dmma_shape<T, W>::RT / 2][W / 8],
+                                           const tsk_view &v, const tsk_scalars<T> &s, bool cvec, int64_t i0)
+{
+    typedef dmma_shape<T, W> S;
+    const int NT = S::NT, r = threadIdx.x % 32 / 4, j0 = threadIdx.x % 4 * 2;
+    const int64_t hstep = dmma_row(S::PAIRS, r, 1) - dmma_row(S::PAIRS, r, 0);
+#pragma unroll
+    for (int pp = 0; pp < S::RT / 2; pp++) {
+        const int64_t i = i0 + 16 * pp + dmma_row(S::PAIRS, r, 0) - r;
+        if (i >= v.nl)
+            break;
+        const bool in1 = i + hstep < v.nl;
+        T *ci = (T *)v.c + i * v.c_si;
+        T cv[NT][4];
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int x = 0; x < 4; x++) {
+                const int64_t j = nt * 8 + j0 + x % 2;
+                const bool in = j < v.nw && (x < 2 || in1);
+                cv[nt][x] = !s.beta_zero && in ? ci[x / 2 * hstep * v.c_si + j * v.c_sj] : tsk_zero<T>();
+                if (in)
+                    tsk_update(&cv[nt][x], dmma_narrow<T>(acc[pp][nt].at(x)), s);
+            }
+        /* Pairs along i (C's rows unit-stride) or along j (the mirror). */
+        const bool pair_i = S::PAIRS && cvec && v.c_si == 1 && in1, pair_j = S::PAIRS && cvec && v.c_sj == 1;
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++) {
+            const int64_t j = nt * 8 + j0;
+            if (pair_i) {
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    if (j + e < v.nw)
+                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + (j + e) * v.c_sj) =
+                            tsk_vec<T, 2>{ { cv[nt][e], cv[nt][2 + e] } };
+            } else if (pair_j && j + 1 < v.nw) {
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+                    if (h == 0 || in1)
+                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + h * hstep * v.c_si + j) =
+                            tsk_vec<T, 2>{ { cv[nt][2 * h], cv[nt][2 * h + 1] } };
+            } else {
+#pragma unroll
+                for (int x = 0; x < 4; x++)
+                    if (j + x % 2 < v.nw && (x < 2 || in1))
+                        ci[x / 2 * hstep * v.c_si + (j + x % 2) * v.c_sj] = cv[nt][x];
+            }
+        }
+    }
+}
+
+template <typename T, int W, bool KFAST>
+__global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<T> s, bool vec, bool cvec)
+{
+    typedef dmma_shape<T, W> S;
+    typedef dmma_chunk<T, W, KFAST> L;
+    const int NT = S::NT, RT = S::RT, KC = S::KC, KI = S::KI, STAGES = S::STAGES;
+    typedef typename S::D D;
+    D *qs = reinterpret_cast<D *>(ism2_dmma_smem); /* qs[(ks * NT + nt) * 32 + lane] */
+    const T *q = (const T *)v.q;
+    for (int e = threadIdx.x; e < W * W; e += blockDim.x) {
+        int lane = e % 32, f = e / 32;
+        int kk = f / NT * 4 + lane % 4, j = f % NT * 8 + lane / 4;
+        qs[e] = dmma_widen(kk < v.nk && j < v.nw ? tsk_conj(q[kk * v.q_sk + j * v.q_sj], v.q_conj) : tsk_zero<T>());
+    }
+    __syncthreads();
+
+    /* A warp walks chunks n = 0, 1, ... of its row groups g0, g0 + warps,
+     * ..., STAGES - 1 chunks ahead; all of it is uniform over the warp
+     * (mma.sync is warp-wide), so __syncwarp orders the ring. */
+    const int lane = threadIdx.x % 32, r = lane / 4, kq = lane % 4;
+    const int nchunks = ((int)v.nk + L::ks - 1) / L::ks;
+    const int64_t ngroups = (v.nl + L::rows - 1) / L::rows;
+    const int64_t warps = (int64_t)gridDim.x * (blockDim.x / 32);
+    const int64_t g0 = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (g0 >= ngroups)
+        return;
+    const int64_t total = (ngroups - g0 + warps - 1) / warps * nchunks;
+    T *ring = reinterpret_cast<T *>(qs + W * W) + threadIdx.x / 32 * STAGES * L::elems;
+    const D *qf = qs + lane;
+#pragma unroll
+    for (int n = 0; n < STAGES - 1; n++) {
+        if (n < total)
+            dmma_copy_chunk<T, W, KFAST>(ring + n * L::elems, v, vec, g0 + n / nchunks * warps, n % nchunks);
+        __pipeline_commit();
+    }
+    const int RP = RT / 2;
+    dmma_tile<D> acc[RP][NT];
+#pragma unroll
+    for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+            acc[pp][nt].zero();
+    int64_t g = g0;
+    int kc = 0;
+    for (int64_t n = 0; n < total; n++) {
+        __pipeline_wait_prior(STAGES - 2);
+        __syncwarp();
+        const int64_t ahead = n + STAGES - 1;
+        if (ahead < total)
+            dmma_copy_chunk<T, W, KFAST>(ring + ahead % STAGES * L::elems, v, vec,
+                                         g0 + ahead / nchunks * warps, (int)(ahead % nchunks));
+        __pipeline_commit();
+        const T *st = ring + n % STAGES * L::elems;
+        const D *qk = qf + kc * KC * NT * 32;
+#pragma unroll
+        for (int x = 0; x < KC; x += KI) {
+            /* a[pp][2 j + h]: half h of the rows of pair pp, k-step x + j */
+            D a[RP][2 * KI];
+#pragma unroll
+            for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+                for (int i = 0; i < 2 * KI; i++) {
+                    const int row = 16 * pp + dmma_row(S::PAIRS, r, i % 2), k = 4 * (x + i / 2) + kq;
+                    a[pp][i] = dmma_widen(tsk_conj(KFAST ? st[row * L::ld + k] : st[k * L::ld + row], v.p_conj));
+                }
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++) {
+                D b[KI];
+#pragma unroll
+                for (int j = 0; j < KI; j++)
+                    b[j] = qk[((x + j) * NT + nt) * 32];
+#pragma unroll
+                for (int pp = 0; pp < RP; pp++)
+                    acc[pp][nt].template mma<KI>(a[pp], b);
+            }
+        }
+        if (++kc < nchunks)
+            continue;
+        dmma_store<T, W>(acc, v, s, cvec, g * L::rows + r);
+#pragma unroll
+        for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++)
+                acc[pp][nt].zero();
+        kc = 0;
+        g += warps;
+    }
+}
+
+/* Whether the kernel was compiled for an architecture with DMMA. */
+template <typename K> static bool dmma_built(K kernel)
+{
+    cudaFuncAttributes fa;
+    return cudaFuncGetAttributes(&fa, kernel) == cudaSuccess && fa.binaryVersion >= 90;
+}
+
+/* Launches the kernel of P's layout with the ring it needs. */
+template <typename T, int W, bool KFAST>
+static cudaError_t ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, bool vec, bool cvec, int threads,
+                                 int bps, cudaStream_t stream)
+{
+    static const bool built = dmma_built(ism2_dmma_kernel<T, W, KFAST>);
+    if (!built)
+        return cudaErrorNotSupported;
+    typedef dmma_chunk<T, W, KFAST> L;
+    size_t smem = (size_t)W * W * sizeof(typename dmma_wide<T>::type) +
+                  (size_t)threads / 32 * dmma_shape<T, W>::STAGES * L::elems * sizeof(T);
+    cudaError_t e = tsk_allow_smem(ism2_dmma_kernel<T, W, KFAST>, smem);
+    /* The grid stays resident: a block beyond it would start only when a
+     * whole resident one ends, a tail as long as the rest. */
+    int resident = 0;
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, ism2_dmma_kernel<T, W, KFAST>, threads, smem);
+    if (e != cudaSuccess || resident < 1)
+        return e != cudaSuccess ? e : cudaErrorInvalidConfiguration;
+    if (bps > resident)
+        bps = resident;
+    int64_t rows = (int64_t)threads / 32 * L::rows;
+    int64_t blocks = (v.nl + rows - 1) / rows, cap = (int64_t)bps * tsk_sm_count();
+    if (blocks > cap)
+        blocks = cap;
+    ism2_dmma_kernel<T, W, KFAST><<<(unsigned)blocks, threads, smem, stream>>>(v, s, vec, cvec);
+    return cudaGetLastError();
+}
+
+template <typename T, int W>
+static tsk_status ism2_dmma_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
+                                   const tsk_params *params)
+{
+    tsk_view v;
+    tsk_scalars<T> s;
+    tsk_status done;
+    if (!tsk_view_begin<T>(call, ops, TS_CLASS_ISM2, W, W, stream, &v, &s, &done))
+        return done;
+    int threads = params && params->threads ? params->threads : 256;
+    int bps = params && params->blocks_per_sm ? params->blocks_per_sm : 4;
+    if (threads > 256 || threads % 32)
+        return TSK_DECLINED;
+    /* P's unit stride is along k or along the rows; 16-byte copies need it
+     * 16-byte aligned and its other stride a multiple of their elements. */
+    const int ve = 16 / (int)sizeof(T);
+    const bool kfast = v.p_sk == 1, vec = (uintptr_t)v.p % 16 == 0 && (kfast ? v.p_si : v.p_sk) % ve == 0;
+    const bool cvec = (uintptr_t)v.c % (2 * sizeof(T)) == 0 && ops->ldc % 2 == 0;
+    cudaError_t e = kfast ? ism2_dmma_run<T, W, true>(v, s, vec, cvec, threads, bps, stream)
+                          : ism2_dmma_run<T, W, false>(v, s, vec, cvec, threads, bps, stream);
+    return e == cudaErrorNotSupported ? TSK_DECLINED : tsk_status_of(e);
+}
+
+} /* namespace */
+
+#define ISM2_DMMA_ENTRY(p, P, T, W, LO) \
+    { "ism2_dmma_" #p "_w" #W, TS_CLASS_ISM2, P, '*', '*', LO, W, ism2_dmma_launch<T, W> },
+#define ISM2_DMMA_WIDTHS(p, P, T) \
+    ISM2_DMMA_ENTRY(p, P, T, 8, 5) ISM2_DMMA_ENTRY(p, P, T, 16, 9) ISM2_DMMA_ENTRY(p, P, T, 32, 17) \
+    ISM2_DMMA_ENTRY(p, P, T, 64, 33)
+
+const tsk_instance tsk_ism2_dmma_instances[] = {
+    ISM2_DMMA_WIDTHS(s, TS_S, float)
+    ISM2_DMMA_WIDTHS(d, TS_D, double)
+    ISM2_DMMA_WIDTHS(c, TS_C, float2)
+    ISM2_DMMA_WIDTHS(z, TS_Z, double2)
+};
+const size_t tsk_ism2_dmma_ninstances = sizeof tsk_ism2_dmma_instances / sizeof tsk_ism2_dmma_instances[0];
