@@ -23,6 +23,7 @@ static const struct {
     { tsk_ism2_instances, &tsk_ism2_ninstances },
     { tsk_ism2_dmma_instances, &tsk_ism2_dmma_ninstances },
     { tsk_tsmttsm_instances, &tsk_tsmttsm_ninstances },
+    { tsk_tsmttsm_dmma_instances, &tsk_tsmttsm_dmma_ninstances },
 };
 #define TSK_NTABLES (sizeof tsk_instance_tables / sizeof tsk_instance_tables[0])
 

@@ -60,6 +60,8 @@ extern const tsk_instance tsk_ism2_dmma_instances[];
 extern const size_t tsk_ism2_dmma_ninstances;
 extern const tsk_instance tsk_tsmttsm_instances[];
 extern const size_t tsk_tsmttsm_ninstances;
+extern const tsk_instance tsk_tsmttsm_dmma_instances[];
+extern const size_t tsk_tsmttsm_dmma_ninstances;
 
 /* Tuning tables per architecture (kernels/tsk_tuning_sm<NN>.c). */
 extern const tsk_tuning_row tsk_tuning_sm90[];

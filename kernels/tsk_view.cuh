@@ -111,6 +111,25 @@ static inline tsk_status tsk_status_of(cudaError_t e)
     return e == cudaSuccess ? TSK_RAN : TSK_ERROR;
 }
 
+/* Runs launch(ws), a kernel writing one m x n partial C per block of its
+ * grid of `parts` blocks into the workspace ws (packed, m fastest), then
+ * sums the partials in block order into C (alpha, beta).  The workspace
+ * comes from cudaMallocAsync on the call's stream and is freed behind the
+ * sum, so concurrent calls on different streams never share it. */
+template <typename T, typename F>
+static inline tsk_status tsk_run_partials(int64_t parts, int m, int n, T *c, int64_t ldc, const tsk_scalars<T> &s,
+                                          cudaStream_t stream, F launch)
+{
+    T *ws;
+    if (cudaMallocAsync((void **)&ws, (size_t)parts * m * n * sizeof(T), stream) != cudaSuccess)
+        return TSK_ERROR;
+    cudaError_t e = launch(ws);
+    if (e == cudaSuccess)
+        e = tsk_sum_partials<T>(ws, (int)parts, m, n, c, 1, ldc, s, stream);
+    cudaError_t f = cudaFreeAsync(ws, stream);
+    return tsk_status_of(e != cudaSuccess ? e : f);
+}
+
 /* Register tiles are sized so accumulators stay within `budget` 32-bit
  * registers: at most this many rows (or columns) of width W per thread. */
 template <typename T, int W, int MAXR> struct tsk_fit {

@@ -531,9 +531,7 @@ static tsmttsm_operand<T> tsmttsm_operand_of(const T *x, int64_t ld, int dim, bo
 }
 
 /* Reads params->blocks_per_sm (0: as many as fit); the block size is fixed
- * at 256 by the instance.  The workspace of partials comes from
- * cudaMallocAsync on the call's stream and is freed behind the final
- * kernel, so concurrent calls on different streams never share it. */
+ * at 256 by the instance. */
 template <int P, int W, bool RING>
 static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                                  const tsk_params *params)
@@ -561,17 +559,12 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     int64_t grid = (int64_t)tsk_sm_count() * bps;
     if (grid > p.nchunks)
         grid = p.nchunks;
-    int mn = p.a.dim * p.b.dim;
-    if (cudaMallocAsync((void **)&p.ws, (size_t)grid * mn * sizeof(T), stream) != cudaSuccess)
-        return TSK_ERROR;
-    tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) {
-        e = tsk_sum_partials<T>(p.ws, (int)grid, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call),
-                                stream);
-    }
-    cudaError_t f = cudaFreeAsync(p.ws, stream);
-    return tsk_status_of(e != cudaSuccess ? e : f);
+    return tsk_run_partials<T>(grid, p.a.dim, p.b.dim, (T *)ops->c, ops->ldc, tsk_scalars_of<T>(call), stream,
+                               [&](T *ws) {
+                                   p.ws = ws;
+                                   tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
+                                   return cudaGetLastError();
+                               });
 }
 
 /* The staging that measured faster on an H100 (bench/tsmttsm_probe,

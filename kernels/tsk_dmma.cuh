@@ -1,0 +1,166 @@
+/* What the DMMA kernels share: mma.sync in FP64 on sm_90 (m16n8k8,
+ * m16n8k16), 16 x 8 accumulator tiles in double and complex double, the
+ * widening of single-precision operands, the padding of shared-memory tiles
+ * against bank conflicts, and cp.async tile copies along an operand's unit
+ * stride.  The m8n8k4 shape of sm_80 ran at about half these shapes' rate
+ * on the H200. */
+#ifndef TSK_DMMA_CUH
+#define TSK_DMMA_CUH
+
+#include "tsk_complex.cuh"
+#include "tsk_copy.cuh"
+
+/* c += a b over a 16 x 8 tile of C and 4 KI values of k (mma.sync
+ * m16n8k4, m16n8k8, m16n8k16 in FP64, sm_90): with g = lane / 4 and
+ * t = lane % 4, a[2 j + h] = A(g + 8 h, t + 4 j), b[j] = B(t + 4 j, g),
+ * c[2 h + e] = C(g + 8 h, 2 t + e). */
+template <int KI> __device__ __forceinline__ void dmma(double (&c)[4], const double (&a)[2 * KI], const double (&b)[KI]);
+template <> __device__ __forceinline__ void dmma<2>(double (&c)[4], const double (&a)[4], const double (&b)[2])
+{
+#if __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};"
+        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+#endif
+}
+template <> __device__ __forceinline__ void dmma<4>(double (&c)[4], const double (&a)[8], const double (&b)[4])
+{
+#if __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+        "{%12, %13, %14, %15}, {%0, %1, %2, %3};"
+        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+          "d"(b[1]), "d"(b[2]), "d"(b[3]));
+#endif
+}
+
+/* A lane's four elements of a 16 x 8 tile of C (dmma's c), real and
+ * imaginary parts apart so each part is one DMMA accumulator.  A complex
+ * product is four real DMMAs. */
+template <typename T> struct dmma_tile;
+template <> struct dmma_tile<double> {
+    double re[4];
+    __device__ __forceinline__ void zero() { re[0] = re[1] = re[2] = re[3] = 0.0; }
+    template <int KI> __device__ __forceinline__ void mma(const double (&a)[2 * KI], const double (&b)[KI])
+    {
+        dmma<KI>(re, a, b);
+    }
+    __device__ __forceinline__ double at(int i) const { return re[i]; }
+};
+template <> struct dmma_tile<double2> {
+    double re[4], im[4];
+    __device__ __forceinline__ void zero() { re[0] = re[1] = re[2] = re[3] = im[0] = im[1] = im[2] = im[3] = 0.0; }
+    template <int KI> __device__ __forceinline__ void mma(const double2 (&a)[2 * KI], const double2 (&b)[KI])
+    {
+        double ar[2 * KI], ai[2 * KI], an[2 * KI], br[KI], bi[KI];
+#pragma unroll
+        for (int i = 0; i < 2 * KI; i++) {
+            ar[i] = a[i].x;
+            ai[i] = a[i].y;
+            an[i] = -a[i].y;
+        }
+#pragma unroll
+        for (int j = 0; j < KI; j++) {
+            br[j] = b[j].x;
+            bi[j] = b[j].y;
+        }
+        dmma<KI>(re, ar, br);
+        dmma<KI>(re, an, bi);
+        dmma<KI>(im, ar, bi);
+        dmma<KI>(im, ai, br);
+    }
+    __device__ __forceinline__ double2 at(int i) const { return make_double2(re[i], im[i]); }
+};
+
+/* The type the DMMAs compute in: double for the real precisions, double2
+ * for the complex ones.  Single-precision operands are widened as they are
+ * read from shared memory and C is rounded once at the end; every product
+ * and sum is then exact or rounded in double, so results stay within
+ * single-precision rounding of the exact product (more accurate than
+ * sgemm/cgemm in FP32).  They move as many bytes as double's per element
+ * with half the arithmetic intensity of its FP32 pipe's reach. */
+template <typename T> struct dmma_wide { typedef T type; };
+template <> struct dmma_wide<float> { typedef double type; };
+template <> struct dmma_wide<float2> { typedef double2 type; };
+__device__ __forceinline__ double dmma_widen(float a) { return a; }
+__device__ __forceinline__ double dmma_widen(double a) { return a; }
+__device__ __forceinline__ double2 dmma_widen(float2 a) { return make_double2(a.x, a.y); }
+__device__ __forceinline__ double2 dmma_widen(double2 a) { return a; }
+template <typename T> __device__ __forceinline__ T dmma_narrow(typename dmma_wide<T>::type a);
+template <> __device__ __forceinline__ float dmma_narrow<float>(double a) { return (float)a; }
+template <> __device__ __forceinline__ double dmma_narrow<double>(double a) { return a; }
+template <> __device__ __forceinline__ float2 dmma_narrow<float2>(double2 a) { return make_float2((float)a.x, (float)a.y); }
+template <> __device__ __forceinline__ double2 dmma_narrow<double2>(double2 a) { return a; }
+
+/* Row, within a group of 16, of half h of a DMMA's rows at g = lane / 4:
+ * halves interleaved (pairs: row 2 g + h) or stacked (row g + 8 h). */
+__host__ __device__ constexpr int dmma_row(bool pairs, int g, int h)
+{
+    return pairs ? 2 * g + h : g + 8 * h;
+}
+
+/* Words (4 bytes) of the fragment element lane reads from a tile of ES
+ * bytes per element stored as rows of k (kfast) or as k-columns, ld
+ * elements a line: the row is dmma_row(pairs, lane / 4, 0), the k lane % 4
+ * (an A fragment; a B fragment reads as stacked rows). */
+constexpr int dmma_read_word(int lane, int ld, int es, bool kfast, bool pairs)
+{
+    const int row = dmma_row(pairs, lane / 4, 0);
+    return (kfast ? row * ld + lane % 4 : lane % 4 * ld + row) * es / 4;
+}
+
+/* Wavefronts of one fragment read: the worst bank's count of words. */
+constexpr int dmma_read_wavefronts(int ld, int es, bool kfast, bool pairs)
+{
+    int cnt[32] = {}, worst = 0;
+    for (int lane = 0; lane < 32; ++lane)
+        for (int q = 0; q < es / 4; ++q) {
+            int bank = (dmma_read_word(lane, ld, es, kfast, pairs) + q) % 32;
+            worst = ++cnt[bank] > worst ? cnt[bank] : worst;
+        }
+    return worst;
+}
+
+/* The shortest line of at least `inner` elements, a multiple of 16 bytes
+ * (vector copies), whose fragment reads take the fewest wavefronts. */
+constexpr int dmma_padded_line(int inner, int es, bool kfast, bool pairs)
+{
+    int best = inner, best_cost = 1 << 30;
+    for (int ld = inner; ld < inner + 64; ld += 16 / es) {
+        int cost = dmma_read_wavefronts(ld, es, kfast, pairs);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = ld;
+        }
+    }
+    return best;
+}
+
+/* Starts the copies of an OUTER x INNER tile, x[o * so + in], into st[o *
+ * LD + in], VE elements per copy along the unit stride in; elements with
+ * in >= inner_left or o >= outer_left are zero-filled (and `safe`, a valid
+ * address, is the source of copies that read nothing). */
+template <typename T, int OUTER, int INNER, int LD, int VE>
+__device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
+                                               const T *safe)
+{
+    const int per = INNER / VE, n = OUTER * per;
+    static_assert(n % 32 == 0, "a tile is whole copies for every lane");
+#pragma unroll
+    for (int e = threadIdx.x % 32; e < n; e += 32) {
+        const int o = e / per, in = e % per * VE;
+        const int64_t left = inner_left - in;
+        const int valid = o < outer_left && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
+        tsk_cp_async<VE * sizeof(T)>(st + o * LD + in, valid ? x + o * so + in : safe, valid);
+    }
+}
+
+/* Whether the kernel was compiled for an architecture with DMMA. */
+template <typename K> static inline bool dmma_built(K kernel)
+{
+    cudaFuncAttributes fa;
+    return cudaFuncGetAttributes(&fa, kernel) == cudaSuccess && fa.binaryVersion >= 90;
+}
+
+#endif
