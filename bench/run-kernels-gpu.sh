@@ -24,8 +24,8 @@ nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader >"$
 date -u >>"$out/gpu.txt"
 
 # Kernel objects in parallel, each timed (the build-time budget).
-for f in kernels/tsm2_gemm kernels/ism2_gemm kernels/ism2_dmma_gemm kernels/tsmttsm_gemm kernels/tsmttsm_dmma_gemm \
-    bench/fma_peak; do
+for f in kernels/tsm2_gemm kernels/tsm2_dmma_gemm kernels/ism2_gemm kernels/ism2_dmma_gemm kernels/tsmttsm_gemm \
+    kernels/tsmttsm_dmma_gemm bench/fma_peak; do
     b=$(basename $f)
     ( s=$(date +%s); "$nvcc" -O3 -std=c++17 $arch -Xptxas -v $inc -c "$top/$f.cu" -o "$build/$b.o" \
         >"$build/$b.ptxas" 2>&1 || echo "nvcc $f FAILED"; echo "nvcc $f: $(( $(date +%s) - s )) s" ) &
@@ -37,7 +37,7 @@ gcc -std=c11 -O2 $inc -I"$cuda/include" -c "$top/kernels/tsk_tuning_sm90.c" -o "
 wait
 cat "$build"/*.ptxas | grep -E 'spill|error' | sort | uniq -c >"$out/ptxas.txt"
 k="$build/tsm2_gemm.o $build/ism2_gemm.o $build/ism2_dmma_gemm.o $build/tsmttsm_gemm.o $build/tsmttsm_dmma_gemm.o"
-k="$k $build/tsk_dispatch.o"
+k="$k $build/tsm2_dmma_gemm.o $build/tsk_dispatch.o"
 gcc -o "$build/test_kernels" "$build/test_kernels.o" $k "$build/tuning_old.o" $libs
 gcc -o "$build/tsshim_tune" "$build/tsshim_tune.o" $k "$build/tuning_old.o" $libs
 

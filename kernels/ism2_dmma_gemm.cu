@@ -38,11 +38,7 @@ template <typename T, int W> struct dmma_shape {
     static const int KC = kfit > KS ? KS : kfit;
     static const int KI = KC < 4 ? KC : 4; /* k-steps per DMMA */
     static const int STAGES = 4;
-    /* Real types: the two 8-row halves of a DMMA's 16 rows interleave (row
-     * 2 g + h, not g + 8 h), so a lane owns a 2 x 2 block of C and stores
-     * it as pairs along C's unit stride.  Complex elements are paired
-     * already, and 8 consecutive rows keep their stores whole lines. */
-    static const bool PAIRS = words == 1;
+    static const bool PAIRS = dmma_pairs<T>::value;
 };
 
 /* A chunk in shared memory.  KFAST (P's unit stride along k: A 'T', or
@@ -80,62 +76,6 @@ __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool v
         dmma_copy<T, W, KFAST, VE>(st, v, g, kc);
     else
         dmma_copy<T, W, KFAST, 1>(st, v, g, kc);
-}
-
-/* C = alpha acc + beta C for a lane's elements of its row group (acc[pp][nt]
- * at(2 h + e): row i0 + 16 pp + dmma_row(h) - r, column 8 nt + 2 t + e).
- * A pair's elements are all read (beta != 0) before any is written: no
- * read can pass a write to C.  cvec: C and ldc keep 16-byte pairs aligned. */
-template <typename T, int W>
-__device__ __forceinline__ void dmma_store(const dmma_tile<typename dmma_wide<T>::type> (&acc)[dmma_shape<T, W>::RT / 2][W / 8],
-                                           const tsk_view &v, const tsk_scalars<T> &s, bool cvec, int64_t i0)
-{
-    typedef dmma_shape<T, W> S;
-    const int NT = S::NT, r = threadIdx.x % 32 / 4, j0 = threadIdx.x % 4 * 2;
-    const int64_t hstep = dmma_row(S::PAIRS, r, 1) - dmma_row(S::PAIRS, r, 0);
-#pragma unroll
-    for (int pp = 0; pp < S::RT / 2; pp++) {
-        const int64_t i = i0 + 16 * pp + dmma_row(S::PAIRS, r, 0) - r;
-        if (i >= v.nl)
-            break;
-        const bool in1 = i + hstep < v.nl;
-        T *ci = (T *)v.c + i * v.c_si;
-        T cv[NT][4];
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-            for (int x = 0; x < 4; x++) {
-                const int64_t j = nt * 8 + j0 + x % 2;
-                const bool in = j < v.nw && (x < 2 || in1);
-                cv[nt][x] = !s.beta_zero && in ? ci[x / 2 * hstep * v.c_si + j * v.c_sj] : tsk_zero<T>();
-                if (in)
-                    tsk_update(&cv[nt][x], dmma_narrow<T>(acc[pp][nt].at(x)), s);
-            }
-        /* Pairs along i (C's rows unit-stride) or along j (the mirror). */
-        const bool pair_i = S::PAIRS && cvec && v.c_si == 1 && in1, pair_j = S::PAIRS && cvec && v.c_sj == 1;
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++) {
-            const int64_t j = nt * 8 + j0;
-            if (pair_i) {
-#pragma unroll
-                for (int e = 0; e < 2; e++)
-                    if (j + e < v.nw)
-                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + (j + e) * v.c_sj) =
-                            tsk_vec<T, 2>{ { cv[nt][e], cv[nt][2 + e] } };
-            } else if (pair_j && j + 1 < v.nw) {
-#pragma unroll
-                for (int h = 0; h < 2; h++)
-                    if (h == 0 || in1)
-                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + h * hstep * v.c_si + j) =
-                            tsk_vec<T, 2>{ { cv[nt][2 * h], cv[nt][2 * h + 1] } };
-            } else {
-#pragma unroll
-                for (int x = 0; x < 4; x++)
-                    if (j + x % 2 < v.nw && (x < 2 || in1))
-                        ci[x / 2 * hstep * v.c_si + (j + x % 2) * v.c_sj] = cv[nt][x];
-            }
-        }
-    }
 }
 
 template <typename T, int W, bool KFAST>
@@ -216,7 +156,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
         }
         if (++kc < nchunks)
             continue;
-        dmma_store<T, W>(acc, v, s, cvec, g * L::rows + r);
+        dmma_store<T, RP, NT>(acc, v, s, cvec, false, g * L::rows + r);
 #pragma unroll
         for (int pp = 0; pp < RP; pp++)
 #pragma unroll

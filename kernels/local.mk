@@ -7,7 +7,7 @@ noinst_LTLIBRARIES += kernels/libtskernels.la
 kernels_libtskernels_la_SOURCES = \
 	kernels/tsk_gemm.h kernels/tsk_registry.h \
 	kernels/tsk_complex.cuh kernels/tsk_copy.cuh kernels/tsk_dmma.cuh kernels/tsk_view.cuh \
-	kernels/tsm2_gemm.cu kernels/ism2_gemm.cu kernels/ism2_dmma_gemm.cu \
+	kernels/tsm2_gemm.cu kernels/tsm2_dmma_gemm.cu kernels/ism2_gemm.cu kernels/ism2_dmma_gemm.cu \
 	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu \
 	kernels/tsk_dispatch.c kernels/tsk_tuning_sm90.c
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)

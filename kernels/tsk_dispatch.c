@@ -20,6 +20,7 @@ static const struct {
     const size_t *n;
 } tsk_instance_tables[] = {
     { tsk_tsm2_instances, &tsk_tsm2_ninstances },
+    { tsk_tsm2_dmma_instances, &tsk_tsm2_dmma_ninstances },
     { tsk_ism2_instances, &tsk_ism2_ninstances },
     { tsk_ism2_dmma_instances, &tsk_ism2_dmma_ninstances },
     { tsk_tsmttsm_instances, &tsk_tsmttsm_ninstances },

@@ -7,8 +7,8 @@
 #ifndef TSK_DMMA_CUH
 #define TSK_DMMA_CUH
 
-#include "tsk_complex.cuh"
 #include "tsk_copy.cuh"
+#include "tsk_view.cuh"
 
 /* c += a b over a 16 x 8 tile of C and 4 KI values of k (mma.sync
  * m16n8k4, m16n8k8, m16n8k16 in FP64, sm_90): with g = lane / 4 and
@@ -138,21 +138,89 @@ constexpr int dmma_padded_line(int inner, int es, bool kfast, bool pairs)
 }
 
 /* Starts the copies of an OUTER x INNER tile, x[o * so + in], into st[o *
- * LD + in], VE elements per copy along the unit stride in; elements with
- * in >= inner_left or o >= outer_left are zero-filled (and `safe`, a valid
- * address, is the source of copies that read nothing). */
-template <typename T, int OUTER, int INNER, int LD, int VE>
+ * LD + in], VE elements per copy along the unit stride in, shared by
+ * THREADS threads (a warp, or a block); elements with in >= inner_left or
+ * o >= outer_left are zero-filled (and `safe`, a valid address, is the
+ * source of copies that read nothing). */
+template <typename T, int OUTER, int INNER, int LD, int VE, int THREADS = 32>
 __device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
                                                const T *safe)
 {
     const int per = INNER / VE, n = OUTER * per;
-    static_assert(n % 32 == 0, "a tile is whole copies for every lane");
 #pragma unroll
-    for (int e = threadIdx.x % 32; e < n; e += 32) {
+    for (int e = threadIdx.x % THREADS; e < n; e += THREADS) {
         const int o = e / per, in = e % per * VE;
         const int64_t left = inner_left - in;
         const int valid = o < outer_left && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
         tsk_cp_async<VE * sizeof(T)>(st + o * LD + in, valid ? x + o * so + in : safe, valid);
+    }
+}
+
+/* C = alpha acc + beta C in the view v for a lane's RP row pairs (acc[pp][nt]
+ * at(2 h + e): row i0 + 16 pp + dmma_row(h) - r, column 8 nt + 2 t + e,
+ * r = lane / 4), rows interleaved for the real types (dmma_pairs).  A
+ * pair's elements are all read (beta != 0) before any is written: no read
+ * can pass a write to C.  cvec: C and ldc keep pairs of T aligned.  raw:
+ * C = acc (a partial sum; C is not read). */
+/* Real types: the two 8-row halves of a DMMA's 16 rows interleave (row
+ * 2 g + h, not g + 8 h), so a lane owns a 2 x 2 block of C and stores it as
+ * pairs along C's unit stride.  Complex elements are paired already, and 8
+ * consecutive rows keep their stores whole lines. */
+template <typename T> struct dmma_pairs {
+    static const bool value = sizeof(typename dmma_wide<T>::type) == 8;
+};
+template <typename T, int RP, int NT>
+__device__ __forceinline__ void dmma_store(const dmma_tile<typename dmma_wide<T>::type> (&acc)[RP][NT],
+                                           const tsk_view &v, const tsk_scalars<T> &s, bool cvec, bool raw,
+                                           int64_t i0)
+{
+    const bool PAIRS = dmma_pairs<T>::value;
+    const int r = threadIdx.x % 32 / 4, j0 = threadIdx.x % 4 * 2;
+    const int64_t hstep = dmma_row(PAIRS, r, 1) - dmma_row(PAIRS, r, 0);
+#pragma unroll
+    for (int pp = 0; pp < RP; pp++) {
+        const int64_t i = i0 + 16 * pp + dmma_row(PAIRS, r, 0) - r;
+        if (i >= v.nl)
+            break;
+        const bool in1 = i + hstep < v.nl;
+        T *ci = (T *)v.c + i * v.c_si;
+        T cv[NT][4];
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int x = 0; x < 4; x++) {
+                const int64_t j = nt * 8 + j0 + x % 2;
+                const bool in = j < v.nw && (x < 2 || in1);
+                cv[nt][x] = !s.beta_zero && !raw && in ? ci[x / 2 * hstep * v.c_si + j * v.c_sj] : tsk_zero<T>();
+                if (raw)
+                    cv[nt][x] = dmma_narrow<T>(acc[pp][nt].at(x));
+                else if (in)
+                    tsk_update(&cv[nt][x], dmma_narrow<T>(acc[pp][nt].at(x)), s);
+            }
+        /* Pairs along i (C's rows unit-stride) or along j (the mirror). */
+        const bool pair_i = PAIRS && cvec && v.c_si == 1 && in1, pair_j = PAIRS && cvec && v.c_sj == 1;
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++) {
+            const int64_t j = nt * 8 + j0;
+            if (pair_i) {
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    if (j + e < v.nw)
+                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + (j + e) * v.c_sj) =
+                            tsk_vec<T, 2>{ { cv[nt][e], cv[nt][2 + e] } };
+            } else if (pair_j && j + 1 < v.nw) {
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+                    if (h == 0 || in1)
+                        *reinterpret_cast<tsk_vec<T, 2> *>(ci + h * hstep * v.c_si + j) =
+                            tsk_vec<T, 2>{ { cv[nt][2 * h], cv[nt][2 * h + 1] } };
+            } else {
+#pragma unroll
+                for (int x = 0; x < 4; x++)
+                    if (j + x % 2 < v.nw && (x < 2 || in1))
+                        ci[x / 2 * hstep * v.c_si + (j + x % 2) * v.c_sj] = cv[nt][x];
+            }
+        }
     }
 }
 

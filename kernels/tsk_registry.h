@@ -54,6 +54,8 @@ typedef struct {
 /* Each kernel file defines its instances. */
 extern const tsk_instance tsk_tsm2_instances[];
 extern const size_t tsk_tsm2_ninstances;
+extern const tsk_instance tsk_tsm2_dmma_instances[];
+extern const size_t tsk_tsm2_dmma_ninstances;
 extern const tsk_instance tsk_ism2_instances[];
 extern const size_t tsk_ism2_ninstances;
 extern const tsk_instance tsk_ism2_dmma_instances[];

@@ -111,23 +111,51 @@ static inline tsk_status tsk_status_of(cudaError_t e)
     return e == cudaSuccess ? TSK_RAN : TSK_ERROR;
 }
 
-/* Runs launch(ws), a kernel writing one m x n partial C per block of its
- * grid of `parts` blocks into the workspace ws (packed, m fastest), then
- * sums the partials in block order into C (alpha, beta).  The workspace
- * comes from cudaMallocAsync on the call's stream and is freed behind the
- * sum, so concurrent calls on different streams never share it. */
+/* Runs launch(ws), a kernel that writes `parts` partial results (rows x
+ * cols each, packed, rows fastest) into the workspace ws, then sums the
+ * partials in order into C (strides c_si, c_sj; alpha, beta).  With
+ * `direct` the kernel updates C itself and ws is NULL.  The workspace comes
+ * from cudaMallocAsync on the call's stream and is freed behind the sum, so
+ * concurrent calls on different streams never share it. */
 template <typename T, typename F>
-static inline tsk_status tsk_run_partials(int64_t parts, int m, int n, T *c, int64_t ldc, const tsk_scalars<T> &s,
-                                          cudaStream_t stream, F launch)
+static inline tsk_status tsk_run_parts(int64_t parts, bool direct, int64_t rows, int64_t cols, T *c, int64_t c_si,
+                                       int64_t c_sj, const tsk_scalars<T> &s, cudaStream_t stream, F launch)
 {
-    T *ws;
-    if (cudaMallocAsync((void **)&ws, (size_t)parts * m * n * sizeof(T), stream) != cudaSuccess)
+    T *ws = NULL;
+    if (!direct && cudaMallocAsync((void **)&ws, (size_t)(parts * rows * cols) * sizeof(T), stream) != cudaSuccess)
         return TSK_ERROR;
     cudaError_t e = launch(ws);
-    if (e == cudaSuccess)
-        e = tsk_sum_partials<T>(ws, (int)parts, m, n, c, 1, ldc, s, stream);
-    cudaError_t f = cudaFreeAsync(ws, stream);
-    return tsk_status_of(e != cudaSuccess ? e : f);
+    if (e == cudaSuccess && ws)
+        e = tsk_sum_partials<T>(ws, (int)parts, rows, cols, c, c_si, c_sj, s, stream);
+    if (ws) {
+        cudaError_t f = cudaFreeAsync(ws, stream);
+        e = e != cudaSuccess ? e : f;
+    }
+    return tsk_status_of(e);
+}
+
+/* k per range when k is split over blocks as well as the rows: the number
+ * of ranges (at most 32, each at least 4 steps) that fills the last wave of
+ * `slots` resident blocks best, ties going to fewer ranges (less
+ * partial-sum traffic).  A multiple of `step`; all of k when the rows alone
+ * fill the device as well. */
+static inline int64_t tsk_split_k(int64_t rowblocks, int64_t nk, int64_t step, int64_t slots)
+{
+    int64_t most = nk / (4 * step), best = 1;
+    double best_fill = 0;
+    if (most > 32)
+        most = 32;
+    for (int64_t s = 1; s <= most || s == 1; s++) {
+        int64_t blocks = rowblocks * s, waves = (blocks + slots - 1) / slots;
+        double fill = (double)blocks / (double)(waves * slots);
+        if (fill > best_fill + 1e-9) {
+            best_fill = fill;
+            best = s;
+        }
+    }
+    if (best <= 1)
+        return nk > 0 ? nk : 1;
+    return ((nk + best - 1) / best + step - 1) / step * step;
 }
 
 /* Register tiles are sized so accumulators stay within `budget` 32-bit

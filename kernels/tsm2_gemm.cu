@@ -534,30 +534,6 @@ __global__ void __launch_bounds__(tsk_max_threads<T, W>::value) tsm2_k_unit(tsk_
     }
 }
 
-/* The length of the k ranges the grid is split into: the number of ranges
- * (at most 32, each at least four steps of k) that fills the `slots` blocks
- * resident at once best, counting the idle slots of the last wave; ties go
- * to fewer ranges (less partial-sum traffic).  A multiple of `step`; one
- * range when the rows alone fill the device as well. */
-static int64_t tsm2_split_k(int64_t rowblocks, int64_t nk, int64_t step, int64_t slots)
-{
-    int64_t most = nk / (4 * step), best = 1;
-    double best_fill = 0;
-    if (most > 32)
-        most = 32;
-    for (int64_t s = 1; s <= most || s == 1; s++) {
-        int64_t blocks = rowblocks * s, waves = (blocks + slots - 1) / slots;
-        double fill = (double)blocks / (double)(waves * slots);
-        if (fill > best_fill + 1e-9) {
-            best_fill = fill;
-            best = s;
-        }
-    }
-    if (best <= 1)
-        return nk > 0 ? nk : 1;
-    return ((nk + best - 1) / best + step - 1) / step * step;
-}
-
 /* Launches tsm2_ring with shape SH: row blocks, the k split, and the
  * partial sums' workspace when there is one. */
 template <typename SH>
@@ -574,23 +550,12 @@ static tsk_status tsm2_run(const tsk_view &v, const tsk_scalars<typename SH::ele
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_ring<SH>, SH::NT, smem);
     if (e != cudaSuccess || per_sm <= 0)
         return TSK_DECLINED;
-    int64_t kc = tsm2_split_k(blocks, v.nk, SH::KU, (int64_t)tsk_sm_count() * per_sm);
+    int64_t kc = tsk_split_k(blocks, v.nk, SH::KU, (int64_t)tsk_sm_count() * per_sm);
     int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
-    T *ws = NULL;
-    if (splits > 1)
-        e = cudaMallocAsync((void **)&ws, (size_t)(splits * v.nl * v.nw) * sizeof(T), stream);
-    if (e == cudaSuccess) {
-        dim3 grid((unsigned)blocks, (unsigned)splits);
-        tsm2_ring<SH><<<grid, SH::NT, smem, stream>>>(v, s, ws, kc);
-        e = cudaGetLastError();
-        if (e == cudaSuccess && ws)
-            e = tsk_sum_partials<T>(ws, (int)splits, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream);
-    }
-    if (ws) {
-        cudaError_t f = cudaFreeAsync(ws, stream);
-        e = e != cudaSuccess ? e : f;
-    }
-    return tsk_status_of(e);
+    return tsk_run_parts<T>(splits, splits == 1, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream, [&](T *ws) {
+        tsm2_ring<SH><<<dim3((unsigned)blocks, (unsigned)splits), SH::NT, smem, stream>>>(v, s, ws, kc);
+        return cudaGetLastError();
+    });
 }
 
 /* Which k-unit kernel a width gets: the register-prefetch one where a row

@@ -205,7 +205,7 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
     int64_t grid = (int64_t)tsk_sm_count() * bps, most = (p.nchunks + threads / 32 - 1) / (threads / 32);
     if (grid > most)
         grid = most;
-    return tsk_run_partials<T>(grid, p.a.dim, p.b.dim, (T *)ops->c, ops->ldc, tsk_scalars_of<T>(call), stream,
+    return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
                                [&](T *ws) {
                                    p.ws = ws;
                                    tsmttsm_dmma_kernel<T, W, AK, BK><<<(unsigned)grid, threads, smem, stream>>>(p);

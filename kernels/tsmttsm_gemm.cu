@@ -559,7 +559,7 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     int64_t grid = (int64_t)tsk_sm_count() * bps;
     if (grid > p.nchunks)
         grid = p.nchunks;
-    return tsk_run_partials<T>(grid, p.a.dim, p.b.dim, (T *)ops->c, ops->ldc, tsk_scalars_of<T>(call), stream,
+    return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
                                [&](T *ws) {
                                    p.ws = ws;
                                    tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);

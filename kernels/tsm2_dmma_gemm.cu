@@ -1,0 +1,222 @@
+/* TSM2 on the FP64 tensor cores (DMMA, see tsk_dmma.cuh), single precision
+ * and complex single from width 8, where the register-tile kernel
+ * (tsm2_gemm.cu) is bound by issuing its multiply-adds: C = alpha P Q +
+ * beta C with P nl x nk (both long) and Q nk x nw (nw <= W), in the view of
+ * tsk_view.cuh.
+ *
+ * A block of 8 warps owns ROWS rows of P and C (each warp 16-32 of them,
+ * every column of C in DMMA accumulators) and walks its range of k in
+ * chunks of 128 bytes of each row: a block-wide ring of cp.async stages
+ * carries the chunk of P and the matching chunk of Q, copied along each
+ * operand's unit stride, one barrier per chunk; Q's chunk serves all 8
+ * warps.  When the row blocks alone leave the last wave of resident blocks
+ * short, k is split over blocks too (tsk_split_k) and tsk_sum_partials adds
+ * the ranges in order: results are bitwise reproducible.  Operands are
+ * widened to double as they are read from shared memory and C is rounded
+ * once. */
+#include <cuda_pipeline_primitives.h>
+#include "tsk_dmma.cuh"
+#include "tsk_view.cuh"
+
+namespace {
+
+extern __shared__ double2 tsm2_dmma_smem[];
+
+/* Rows per warp in DMMA pairs: 32 registers of accumulators where that
+ * allows two pairs. */
+template <typename T, int W> struct t2d_shape {
+    typedef typename dmma_wide<T>::type D;
+    static const int words = (int)sizeof(D) / 8;
+    static const int NT = W / 8;
+    static const int fit = 16 / (NT * 2 * words);
+    static const int RP = fit < 4 ? 1 : 2;
+    static const int WARPS = 8, THREADS = 32 * WARPS, ROWS = WARPS * 16 * RP;
+    static const int KCH = 128 / (int)sizeof(T); /* k per chunk: a 128-byte line of a row */
+    static const int KS = KCH / 4, KI = KS < 4 ? KS : 4;
+    static const int STAGES = 3;
+};
+
+/* The chunk of P (ROWS x KCH) and of Q (KCH x W) in shared memory, each
+ * stored as it lies in memory: rows of k where k is its unit stride
+ * (PK, QK), k-columns otherwise. */
+template <typename T, int W, bool PK, bool QK> struct t2d_stage {
+    typedef t2d_shape<T, W> S;
+    static const int p_inner = PK ? S::KCH : S::ROWS, p_outer = PK ? S::ROWS : S::KCH;
+    static const int q_inner = QK ? S::KCH : W, q_outer = QK ? W : S::KCH;
+    static const int p_ld = dmma_padded_line(p_inner, (int)sizeof(T), PK, dmma_pairs<T>::value);
+    static const int q_ld = dmma_padded_line(q_inner, (int)sizeof(T), QK, false);
+    static const int p_elems = p_outer * p_ld, elems = p_elems + q_outer * q_ld;
+};
+
+/* Starts the block's copies of the chunk at k0 (< k_end) into stage st. */
+template <typename T, int W, bool PK, bool QK, int PV, int QV>
+__device__ __forceinline__ void t2d_copy(T *st, const tsk_view &v, int64_t i0, int64_t k0, int64_t k_end)
+{
+    typedef t2d_stage<T, W, PK, QK> L;
+    const int N = t2d_shape<T, W>::THREADS;
+    const T *p = (const T *)v.p, *q = (const T *)v.q;
+    const T *px = p + i0 * v.p_si + k0 * v.p_sk, *qx = q + k0 * v.q_sk;
+    if (PK)
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, PV, N>(st, px, v.p_si, k_end - k0, v.nl - i0, p);
+    else
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, PV, N>(st, px, v.p_sk, v.nl - i0, k_end - k0, p);
+    if (QK)
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, QV, N>(st + L::p_elems, qx, v.q_sj, k_end - k0, v.nw, q);
+    else
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, QV, N>(st + L::p_elems, qx, v.q_sk, v.nw, k_end - k0, q);
+}
+
+/* The copy of the call's layout: 16-byte vectors where pointers and
+ * strides keep them aligned (pvec, qvec; uniform over the grid). */
+template <typename T, int W, bool PK, bool QK>
+__device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pvec, bool qvec, int64_t i0, int64_t k0,
+                                               int64_t k_end)
+{
+    const int VE = 16 / (int)sizeof(T);
+    if (pvec && qvec)
+        t2d_copy<T, W, PK, QK, VE, VE>(st, v, i0, k0, k_end);
+    else if (pvec)
+        t2d_copy<T, W, PK, QK, VE, 1>(st, v, i0, k0, k_end);
+    else if (qvec)
+        t2d_copy<T, W, PK, QK, 1, VE>(st, v, i0, k0, k_end);
+    else
+        t2d_copy<T, W, PK, QK, 1, 1>(st, v, i0, k0, k_end);
+}
+
+/* Row block blockIdx.x, k range blockIdx.y (kc values of k): C itself when
+ * ws is NULL, else the range's partial sums into ws[y] (rows of the view
+ * fastest). */
+template <typename T, int W, bool PK, bool QK>
+__global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc, bool pvec,
+                                                       bool qvec, bool cvec)
+{
+    typedef t2d_shape<T, W> S;
+    typedef t2d_stage<T, W, PK, QK> L;
+    typedef typename S::D D;
+    const int NT = S::NT, RP = S::RP, KS = S::KS, KI = S::KI, STAGES = S::STAGES;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x / 32;
+    const int64_t i0 = (int64_t)blockIdx.x * S::ROWS;
+    const int64_t k_begin = (int64_t)blockIdx.y * kc, k_end = k_begin + kc < v.nk ? k_begin + kc : v.nk;
+    const int64_t nchunks = (k_end - k_begin + S::KCH - 1) / S::KCH;
+    T *ring = reinterpret_cast<T *>(tsm2_dmma_smem);
+
+#pragma unroll
+    for (int c = 0; c < STAGES - 1; c++) {
+        if (c < nchunks)
+            t2d_copy_chunk<T, W, PK, QK>(ring + c * L::elems, v, pvec, qvec, i0, k_begin + c * S::KCH, k_end);
+        __pipeline_commit();
+    }
+    dmma_tile<D> acc[RP][NT];
+#pragma unroll
+    for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+            acc[pp][nt].zero();
+    const int wrow = warp * 16 * RP;
+    for (int64_t c = 0; c < nchunks; c++) {
+        __pipeline_wait_prior(STAGES - 2);
+        __syncthreads(); /* chunk c is in; every warp is done with chunk c - 1 */
+        const int64_t ahead = c + STAGES - 1;
+        if (ahead < nchunks)
+            t2d_copy_chunk<T, W, PK, QK>(ring + ahead % STAGES * L::elems, v, pvec, qvec, i0,
+                                         k_begin + ahead * S::KCH, k_end);
+        __pipeline_commit();
+        const T *sp = ring + c % STAGES * L::elems, *sq = sp + L::p_elems;
+#pragma unroll
+        for (int x = 0; x < KS; x += KI) {
+            /* a[pp][2 j + h]: half h of row pair pp of this warp, k-step x + j */
+            D a[RP][2 * KI];
+#pragma unroll
+            for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+                for (int i = 0; i < 2 * KI; i++) {
+                    const int row = wrow + 16 * pp + dmma_row(dmma_pairs<T>::value, g, i % 2), k = 4 * (x + i / 2) + t;
+                    a[pp][i] = dmma_widen(tsk_conj(PK ? sp[row * L::p_ld + k] : sp[k * L::p_ld + row], v.p_conj));
+                }
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++) {
+                D b[KI];
+#pragma unroll
+                for (int j = 0; j < KI; j++) {
+                    const int col = 8 * nt + g, k = 4 * (x + j) + t;
+                    b[j] = dmma_widen(tsk_conj(QK ? sq[col * L::q_ld + k] : sq[k * L::q_ld + col], v.q_conj));
+                }
+#pragma unroll
+                for (int pp = 0; pp < RP; pp++)
+                    acc[pp][nt].template mma<KI>(a[pp], b);
+            }
+        }
+    }
+    __pipeline_wait_prior(0);
+    if (ws == NULL) {
+        dmma_store<T, RP, NT>(acc, v, s, cvec, false, i0 + wrow + g);
+        return;
+    }
+    tsk_view part = v; /* the range's partial sums, nl x nw, rows fastest */
+    part.c = ws + blockIdx.y * v.nl * v.nw;
+    part.c_si = 1;
+    part.c_sj = v.nl;
+    dmma_store<T, RP, NT>(acc, part, s, false, true, i0 + wrow + g);
+}
+
+template <typename T, int W, bool PK, bool QK>
+static tsk_status t2d_run(const tsk_view &v, const tsk_scalars<T> &s, bool pvec, bool qvec, bool cvec,
+                          const tsk_params *params, cudaStream_t stream)
+{
+    static const bool built = dmma_built(tsm2_dmma_kernel<T, W, PK, QK>);
+    if (!built)
+        return TSK_DECLINED;
+    typedef t2d_shape<T, W> S;
+    const size_t smem = (size_t)S::STAGES * t2d_stage<T, W, PK, QK>::elems * sizeof(T);
+    const int64_t blocks = (v.nl + S::ROWS - 1) / S::ROWS;
+    /* Blocks resident per SM: the tuning row's, else the occupancy. */
+    int per_sm = params ? params->blocks_per_sm : 0;
+    cudaError_t e = tsk_allow_smem(tsm2_dmma_kernel<T, W, PK, QK>, smem);
+    if (e == cudaSuccess && per_sm <= 0)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_dmma_kernel<T, W, PK, QK>, S::THREADS, smem);
+    if (e != cudaSuccess || per_sm <= 0)
+        return TSK_DECLINED;
+    const int64_t kc = tsk_split_k(blocks, v.nk, S::KCH, (int64_t)tsk_sm_count() * per_sm);
+    const int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
+    return tsk_run_parts<T>(splits, splits == 1, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream, [&](T *ws) {
+        tsm2_dmma_kernel<T, W, PK, QK>
+            <<<dim3((unsigned)blocks, (unsigned)splits), S::THREADS, smem, stream>>>(v, s, ws, kc, pvec, qvec, cvec);
+        return cudaGetLastError();
+    });
+}
+
+/* Reads params->blocks_per_sm (0: the occupancy) as the resident blocks
+ * the k split fills; the block size is fixed. */
+template <typename T, int W>
+static tsk_status tsm2_dmma_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
+                                   const tsk_params *params)
+{
+    tsk_view v;
+    tsk_scalars<T> s;
+    tsk_status done;
+    if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT64_MAX / 2, stream, &v, &s, &done))
+        return done;
+    const int64_t ve = 16 / (int64_t)sizeof(T);
+    const bool pk = v.p_sk == 1, qk = v.q_sk == 1;
+    const bool pvec = (uintptr_t)v.p % 16 == 0 && (pk ? v.p_si : v.p_sk) % ve == 0;
+    const bool qvec = (uintptr_t)v.q % 16 == 0 && (qk ? v.q_sj : v.q_sk) % ve == 0;
+    const bool cvec = (uintptr_t)v.c % (2 * sizeof(T)) == 0 && ops->ldc % 2 == 0;
+    if (pk)
+        return qk ? t2d_run<T, W, true, true>(v, s, pvec, qvec, cvec, params, stream)
+                  : t2d_run<T, W, true, false>(v, s, pvec, qvec, cvec, params, stream);
+    return qk ? t2d_run<T, W, false, true>(v, s, pvec, qvec, cvec, params, stream)
+              : t2d_run<T, W, false, false>(v, s, pvec, qvec, cvec, params, stream);
+}
+
+} /* namespace */
+
+#define TSM2_DMMA_ENTRY(p, P, T, W, LO) \
+    { "tsm2_dmma_" #p "_w" #W, TS_CLASS_TSM2, P, '*', '*', LO, W, tsm2_dmma_launch<T, W> },
+
+const tsk_instance tsk_tsm2_dmma_instances[] = {
+    TSM2_DMMA_ENTRY(s, TS_S, float, 8, 5) TSM2_DMMA_ENTRY(s, TS_S, float, 16, 9)
+    TSM2_DMMA_ENTRY(s, TS_S, float, 32, 17) TSM2_DMMA_ENTRY(s, TS_S, float, 64, 33)
+    TSM2_DMMA_ENTRY(c, TS_C, float2, 8, 5) TSM2_DMMA_ENTRY(c, TS_C, float2, 16, 9)
+    TSM2_DMMA_ENTRY(c, TS_C, float2, 32, 17)
+};
+const size_t tsk_tsm2_dmma_ninstances = sizeof tsk_tsm2_dmma_instances / sizeof tsk_tsm2_dmma_instances[0];
