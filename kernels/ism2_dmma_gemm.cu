@@ -209,11 +209,9 @@ static tsk_status ism2_dmma_launch(const ts_call *call, const tsk_operands *ops,
     int bps = params && params->blocks_per_sm ? params->blocks_per_sm : 4;
     if (threads > 256 || threads % 32)
         return TSK_DECLINED;
-    /* P's unit stride is along k or along the rows; 16-byte copies need it
-     * 16-byte aligned and its other stride a multiple of their elements. */
-    const int ve = 16 / (int)sizeof(T);
-    const bool kfast = v.p_sk == 1, vec = (uintptr_t)v.p % 16 == 0 && (kfast ? v.p_si : v.p_sk) % ve == 0;
-    const bool cvec = (uintptr_t)v.c % (2 * sizeof(T)) == 0 && ops->ldc % 2 == 0;
+    /* P's unit stride is along k or along the rows. */
+    const bool kfast = v.p_sk == 1, vec = dmma_vec_ok<T>(v.p, kfast ? v.p_si : v.p_sk);
+    const bool cvec = dmma_pairs_ok<T>(v.c, ops->ldc);
     cudaError_t e = kfast ? ism2_dmma_run<T, W, true>(v, s, vec, cvec, threads, bps, stream)
                           : ism2_dmma_run<T, W, false>(v, s, vec, cvec, threads, bps, stream);
     return e == cudaErrorNotSupported ? TSK_DECLINED : tsk_status_of(e);

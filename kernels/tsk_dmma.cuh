@@ -224,6 +224,20 @@ __device__ __forceinline__ void dmma_store(const dmma_tile<typename dmma_wide<T>
     }
 }
 
+/* 16-byte copies along an operand's unit stride need its pointer 16-byte
+ * aligned and its other stride a multiple of their elements. */
+template <typename T> static inline bool dmma_vec_ok(const void *x, int64_t other_stride)
+{
+    return (uintptr_t)x % 16 == 0 && other_stride % (16 / (int64_t)sizeof(T)) == 0;
+}
+
+/* Pairs of C's elements stored at once (dmma_store's cvec) need C aligned
+ * to a pair and an even ldc. */
+template <typename T> static inline bool dmma_pairs_ok(const void *c, int64_t ldc)
+{
+    return (uintptr_t)c % (2 * sizeof(T)) == 0 && ldc % 2 == 0;
+}
+
 /* Whether the kernel was compiled for an architecture with DMMA. */
 template <typename K> static inline bool dmma_built(K kernel)
 {

@@ -196,11 +196,9 @@ static tsk_status tsm2_dmma_launch(const ts_call *call, const tsk_operands *ops,
     tsk_status done;
     if (!tsk_view_begin<T>(call, ops, TS_CLASS_TSM2, W, INT64_MAX / 2, stream, &v, &s, &done))
         return done;
-    const int64_t ve = 16 / (int64_t)sizeof(T);
     const bool pk = v.p_sk == 1, qk = v.q_sk == 1;
-    const bool pvec = (uintptr_t)v.p % 16 == 0 && (pk ? v.p_si : v.p_sk) % ve == 0;
-    const bool qvec = (uintptr_t)v.q % 16 == 0 && (qk ? v.q_sj : v.q_sk) % ve == 0;
-    const bool cvec = (uintptr_t)v.c % (2 * sizeof(T)) == 0 && ops->ldc % 2 == 0;
+    const bool pvec = dmma_vec_ok<T>(v.p, pk ? v.p_si : v.p_sk), qvec = dmma_vec_ok<T>(v.q, qk ? v.q_sj : v.q_sk);
+    const bool cvec = dmma_pairs_ok<T>(v.c, ops->ldc);
     if (pk)
         return qk ? t2d_run<T, W, true, true>(v, s, pvec, qvec, cvec, params, stream)
                   : t2d_run<T, W, true, false>(v, s, pvec, qvec, cvec, params, stream);

@@ -218,9 +218,8 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
 template <typename T>
 static ttd_operand<T> ttd_operand_of(const T *x, int64_t ld, int dim, bool kfast, bool conj, int64_t k)
 {
-    const int ve = 16 / (int)sizeof(T);
     const bool one_line = kfast ? dim == 1 : k == 1;
-    ttd_operand<T> o = { x, ld, dim, conj, (uintptr_t)x % 16 == 0 && (one_line || ld % ve == 0) };
+    ttd_operand<T> o = { x, ld, dim, conj, dmma_vec_ok<T>(x, one_line ? 0 : ld) };
     return o;
 }
 
