@@ -52,30 +52,18 @@ template <typename T, int W, bool KFAST> struct dmma_chunk {
     static const int elems = outer * ld;
 };
 
-/* Starts the copies of chunk kc of row group g into `st`, VE elements per
- * copy along P's unit stride; what lies past nl or nk is zero-filled. */
-template <typename T, int W, bool KFAST, int VE>
-__device__ __forceinline__ void dmma_copy(T *st, const tsk_view &v, int64_t g, int kc)
+/* Starts the copies of chunk kc of row group g into `st` along P's unit
+ * stride (in vectors where `vec`); what lies past nl or nk is zero-filled. */
+template <typename T, int W, bool KFAST>
+__device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool vec, int64_t g, int kc)
 {
     typedef dmma_chunk<T, W, KFAST> L;
     const int64_t i0 = g * L::rows, k0 = (int64_t)kc * L::ks;
     const T *p = (const T *)v.p, *x = p + i0 * v.p_si + k0 * v.p_sk;
     if (KFAST)
-        dmma_copy_tile<T, L::outer, L::inner, L::ld, VE>(st, x, v.p_si, v.nk - k0, v.nl - i0, p);
+        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, v.p_si, v.nk - k0, v.nl - i0, p, vec);
     else
-        dmma_copy_tile<T, L::outer, L::inner, L::ld, VE>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p);
-}
-
-/* The chunk copy of the call's layout: vectors where P and its leading
- * dimension keep them aligned, single elements otherwise. */
-template <typename T, int W, bool KFAST>
-__device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool vec, int64_t g, int kc)
-{
-    const int VE = 16 / (int)sizeof(T);
-    if (VE > 1 && vec)
-        dmma_copy<T, W, KFAST, VE>(st, v, g, kc);
-    else
-        dmma_copy<T, W, KFAST, 1>(st, v, g, kc);
+        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p, vec);
 }
 
 template <typename T, int W, bool KFAST>
@@ -97,7 +85,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
     /* A warp walks chunks n = 0, 1, ... of its row groups g0, g0 + warps,
      * ..., STAGES - 1 chunks ahead; all of it is uniform over the warp
      * (mma.sync is warp-wide), so __syncwarp orders the ring. */
-    const int lane = threadIdx.x % 32, r = lane / 4, kq = lane % 4;
+    const int lane = threadIdx.x % 32, r = lane / 4;
     const int nchunks = ((int)v.nk + L::ks - 1) / L::ks;
     const int64_t ngroups = (v.nl + L::rows - 1) / L::rows;
     const int64_t warps = (int64_t)gridDim.x * (blockDim.x / 32);
@@ -115,11 +103,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
     }
     const int RP = RT / 2;
     dmma_tile<D> acc[RP][NT];
-#pragma unroll
-    for (int pp = 0; pp < RP; pp++)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-            acc[pp][nt].zero();
+    dmma_zero(acc);
     int64_t g = g0;
     int kc = 0;
     for (int64_t n = 0; n < total; n++) {
@@ -136,13 +120,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
         for (int x = 0; x < KC; x += KI) {
             /* a[pp][2 j + h]: half h of the rows of pair pp, k-step x + j */
             D a[RP][2 * KI];
-#pragma unroll
-            for (int pp = 0; pp < RP; pp++)
-#pragma unroll
-                for (int i = 0; i < 2 * KI; i++) {
-                    const int row = 16 * pp + dmma_row(S::PAIRS, r, i % 2), k = 4 * (x + i / 2) + kq;
-                    a[pp][i] = dmma_widen(tsk_conj(KFAST ? st[row * L::ld + k] : st[k * L::ld + row], v.p_conj));
-                }
+            dmma_load_a<RP, KI, L::ld, KFAST, S::PAIRS>(a, st, 0, x, v.p_conj);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
                 D b[KI];
@@ -157,11 +135,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
         if (++kc < nchunks)
             continue;
         dmma_store<T, RP, NT>(acc, v, s, cvec, false, g * L::rows + r);
-#pragma unroll
-        for (int pp = 0; pp < RP; pp++)
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++)
-                acc[pp][nt].zero();
+        dmma_zero(acc);
         kc = 0;
         g += warps;
     }
@@ -169,23 +143,20 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
 
 /* Launches the kernel of P's layout with the ring it needs. */
 template <typename T, int W, bool KFAST>
-static cudaError_t ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, bool vec, bool cvec, int threads,
-                                 int bps, cudaStream_t stream)
+static tsk_status ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, bool vec, bool cvec, int threads,
+                                int bps, cudaStream_t stream)
 {
     static const bool built = dmma_built(ism2_dmma_kernel<T, W, KFAST>);
     if (!built)
-        return cudaErrorNotSupported;
+        return TSK_DECLINED;
     typedef dmma_chunk<T, W, KFAST> L;
     size_t smem = (size_t)W * W * sizeof(typename dmma_wide<T>::type) +
                   (size_t)threads / 32 * dmma_shape<T, W>::STAGES * L::elems * sizeof(T);
-    cudaError_t e = tsk_allow_smem(ism2_dmma_kernel<T, W, KFAST>, smem);
     /* The grid stays resident: a block beyond it would start only when a
      * whole resident one ends, a tail as long as the rest. */
-    int resident = 0;
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, ism2_dmma_kernel<T, W, KFAST>, threads, smem);
-    if (e != cudaSuccess || resident < 1)
-        return e != cudaSuccess ? e : cudaErrorInvalidConfiguration;
+    int resident = tsk_resident_blocks<ism2_dmma_kernel<T, W, KFAST>>(threads, smem);
+    if (resident < 1)
+        return TSK_ERROR;
     if (bps > resident)
         bps = resident;
     int64_t rows = (int64_t)threads / 32 * L::rows;
@@ -193,7 +164,7 @@ static cudaError_t ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, boo
     if (blocks > cap)
         blocks = cap;
     ism2_dmma_kernel<T, W, KFAST><<<(unsigned)blocks, threads, smem, stream>>>(v, s, vec, cvec);
-    return cudaGetLastError();
+    return tsk_status_of(cudaGetLastError());
 }
 
 template <typename T, int W>
@@ -212,9 +183,8 @@ static tsk_status ism2_dmma_launch(const ts_call *call, const tsk_operands *ops,
     /* P's unit stride is along k or along the rows. */
     const bool kfast = v.p_sk == 1, vec = dmma_vec_ok<T>(v.p, kfast ? v.p_si : v.p_sk);
     const bool cvec = dmma_pairs_ok<T>(v.c, ops->ldc);
-    cudaError_t e = kfast ? ism2_dmma_run<T, W, true>(v, s, vec, cvec, threads, bps, stream)
-                          : ism2_dmma_run<T, W, false>(v, s, vec, cvec, threads, bps, stream);
-    return e == cudaErrorNotSupported ? TSK_DECLINED : tsk_status_of(e);
+    return kfast ? ism2_dmma_run<T, W, true>(v, s, vec, cvec, threads, bps, stream)
+                 : ism2_dmma_run<T, W, false>(v, s, vec, cvec, threads, bps, stream);
 }
 
 } /* namespace */

@@ -137,14 +137,55 @@ constexpr int dmma_padded_line(int inner, int es, bool kfast, bool pairs)
     return best;
 }
 
-/* Starts the copies of an OUTER x INNER tile, x[o * so + in], into st[o *
- * LD + in], VE elements per copy along the unit stride in, shared by
- * THREADS threads (a warp, or a block); elements with in >= inner_left or
- * o >= outer_left are zero-filled (and `safe`, a valid address, is the
- * source of copies that read nothing). */
-template <typename T, int OUTER, int INNER, int LD, int VE, int THREADS = 32>
-__device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
-                                               const T *safe)
+/* Zeros a lane's accumulators: RP row pairs x NT column tiles. */
+template <int RP, int NT, typename D> __device__ __forceinline__ void dmma_zero(dmma_tile<D> (&acc)[RP][NT])
+{
+#pragma unroll
+    for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+            acc[pp][nt].zero();
+}
+
+/* Element (d, k) of a tile stored as rows of k (KFAST: st[d LD + k]) or
+ * as k-columns (st[k LD + d]). */
+template <int LD, bool KFAST, typename T> __device__ __forceinline__ T dmma_at(const T *st, int d, int k)
+{
+    return KFAST ? st[d * LD + k] : st[k * LD + d];
+}
+
+/* dmma's A fragments of RP row pairs from a tile, k-steps x to x + KI - 1:
+ * a[pp][2 j + h] is row row0 + 16 pp + dmma_row(PAIRS, g, h), k 4 (x + j)
+ * + t (g = lane / 4, t = lane % 4), conjugated where conj, widened. */
+template <int RP, int KI, int LD, bool KFAST, bool PAIRS, typename T>
+__device__ __forceinline__ void dmma_load_a(typename dmma_wide<T>::type (&a)[RP][2 * KI], const T *st, int row0, int x,
+                                            bool conj)
+{
+    const int g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+#pragma unroll
+    for (int pp = 0; pp < RP; pp++)
+#pragma unroll
+        for (int i = 0; i < 2 * KI; i++)
+            a[pp][i] = dmma_widen(
+                tsk_conj(dmma_at<LD, KFAST>(st, row0 + 16 * pp + dmma_row(PAIRS, g, i % 2), 4 * (x + i / 2) + t), conj));
+}
+
+/* dmma's B fragment of column tile nt from a tile, k-steps x to x + KI -
+ * 1: b[j] is column 8 nt + g, k 4 (x + j) + t, conjugated where conj,
+ * widened. */
+template <int KI, int LD, bool KFAST, typename T>
+__device__ __forceinline__ void dmma_load_b(typename dmma_wide<T>::type (&b)[KI], const T *st, int nt, int x, bool conj)
+{
+    const int g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
+#pragma unroll
+    for (int j = 0; j < KI; j++)
+        b[j] = dmma_widen(tsk_conj(dmma_at<LD, KFAST>(st, 8 * nt + g, 4 * (x + j) + t), conj));
+}
+
+/* dmma_copy_tile with VE elements per copy. */
+template <typename T, int OUTER, int INNER, int LD, int VE, int THREADS>
+__device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so, int64_t inner_left,
+                                                  int64_t outer_left, const T *safe)
 {
     const int per = INNER / VE, n = OUTER * per;
 #pragma unroll
@@ -154,6 +195,23 @@ __device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, in
         const int valid = o < outer_left && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
         tsk_cp_async<VE * sizeof(T)>(st + o * LD + in, valid ? x + o * so + in : safe, valid);
     }
+}
+
+/* Starts the copies of an OUTER x INNER tile, x[o * so + in], into st[o *
+ * LD + in], shared by THREADS threads (a warp, or a block): 16 bytes a copy
+ * along the unit stride in where `vec` (the pointer and so keep them
+ * aligned: dmma_vec_ok; uniform over the grid), one element otherwise.
+ * Elements with in >= inner_left or o >= outer_left are zero-filled (and
+ * `safe`, a valid address, is the source of copies that read nothing). */
+template <typename T, int OUTER, int INNER, int LD, int THREADS = 32>
+__device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
+                                               const T *safe, bool vec)
+{
+    const int VE = 16 / (int)sizeof(T);
+    if (VE > 1 && vec)
+        dmma_copy_tile_by<T, OUTER, INNER, LD, VE, THREADS>(st, x, so, inner_left, outer_left, safe);
+    else
+        dmma_copy_tile_by<T, OUTER, INNER, LD, 1, THREADS>(st, x, so, inner_left, outer_left, safe);
 }
 
 /* C = alpha acc + beta C in the view v for a lane's RP row pairs (acc[pp][nt]

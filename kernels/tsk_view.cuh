@@ -8,6 +8,8 @@
 #ifndef TSK_VIEW_CUH
 #define TSK_VIEW_CUH
 
+#include <atomic>
+
 #include "tsk_complex.cuh"
 #include "tsk_registry.h"
 
@@ -111,6 +113,24 @@ static inline tsk_status tsk_status_of(cudaError_t e)
     return e == cudaSuccess ? TSK_RAN : TSK_ERROR;
 }
 
+/* Opts kernel K in to `smem` bytes of dynamic shared memory and answers
+ * how many blocks of `threads` fit on an SM at once (0 when the runtime
+ * refuses).  Both are asked of the runtime once per kernel and block size
+ * (smem is a function of the two), not on every call. */
+template <auto K> static inline int tsk_resident_blocks(int threads, size_t smem)
+{
+    static std::atomic<int> cached[1024 / 32 + 1];
+    std::atomic<int> &slot = cached[threads / 32 % (1024 / 32 + 1)];
+    int n = slot.load(std::memory_order_relaxed);
+    if (n == 0) {
+        if (tsk_allow_smem(K, smem) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, K, threads, smem) != cudaSuccess || n < 1)
+            return 0;
+        slot.store(n, std::memory_order_relaxed);
+    }
+    return n;
+}
+
 /* Runs launch(ws), a kernel that writes `parts` partial results (rows x
  * cols each, packed, rows fastest) into the workspace ws, then sums the
  * partials in order into C (strides c_si, c_sj; alpha, beta).  With
@@ -156,6 +176,31 @@ static inline int64_t tsk_split_k(int64_t rowblocks, int64_t nk, int64_t step, i
     if (best <= 1)
         return nk > 0 ? nk : 1;
     return ((nk + best - 1) / best + step - 1) / step * step;
+}
+
+/* Runs kernel K over blocks of `rows` rows of the view and, where the rows
+ * alone leave the last wave of resident blocks short, over ranges of k as
+ * well (tsk_split_k in steps of `step`, the ranges' partial sums added by
+ * tsk_run_parts).  launch(grid, ws, kc) starts K: grid.x row blocks,
+ * grid.y ranges of kc values of k, ws NULL when it updates C itself.
+ * params->blocks_per_sm, when set, replaces the occupancy as the resident
+ * blocks the split fills. */
+template <auto K, typename T, typename F>
+static inline tsk_status tsk_run_row_blocks(const tsk_view &v, const tsk_scalars<T> &s, int threads, size_t smem,
+                                            int64_t rows, int64_t step, const tsk_params *params,
+                                            cudaStream_t stream, F launch)
+{
+    int per_sm = tsk_resident_blocks<K>(threads, smem);
+    if (per_sm <= 0)
+        return TSK_DECLINED;
+    if (params && params->blocks_per_sm > 0)
+        per_sm = params->blocks_per_sm;
+    const int64_t blocks = (v.nl + rows - 1) / rows;
+    const int64_t kc = tsk_split_k(blocks, v.nk, step, (int64_t)tsk_sm_count() * per_sm);
+    const int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
+    return tsk_run_parts<T>(splits, splits == 1, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream, [&](T *ws) {
+        return launch(dim3((unsigned)blocks, (unsigned)splits), ws, kc);
+    });
 }
 
 /* Register tiles are sized so accumulators stay within `budget` 32-bit

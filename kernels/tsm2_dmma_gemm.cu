@@ -48,39 +48,24 @@ template <typename T, int W, bool PK, bool QK> struct t2d_stage {
     static const int p_elems = p_outer * p_ld, elems = p_elems + q_outer * q_ld;
 };
 
-/* Starts the block's copies of the chunk at k0 (< k_end) into stage st. */
-template <typename T, int W, bool PK, bool QK, int PV, int QV>
-__device__ __forceinline__ void t2d_copy(T *st, const tsk_view &v, int64_t i0, int64_t k0, int64_t k_end)
+/* Starts the block's copies of the chunk at k0 (< k_end) into stage st,
+ * each operand along its unit stride (in vectors where pvec, qvec). */
+template <typename T, int W, bool PK, bool QK>
+__device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pvec, bool qvec, int64_t i0, int64_t k0,
+                                               int64_t k_end)
 {
     typedef t2d_stage<T, W, PK, QK> L;
     const int N = t2d_shape<T, W>::THREADS;
     const T *p = (const T *)v.p, *q = (const T *)v.q;
     const T *px = p + i0 * v.p_si + k0 * v.p_sk, *qx = q + k0 * v.q_sk;
     if (PK)
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, PV, N>(st, px, v.p_si, k_end - k0, v.nl - i0, p);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, v.p_si, k_end - k0, v.nl - i0, p, pvec);
     else
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, PV, N>(st, px, v.p_sk, v.nl - i0, k_end - k0, p);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, v.p_sk, v.nl - i0, k_end - k0, p, pvec);
     if (QK)
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, QV, N>(st + L::p_elems, qx, v.q_sj, k_end - k0, v.nw, q);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, v.q_sj, k_end - k0, v.nw, q, qvec);
     else
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, QV, N>(st + L::p_elems, qx, v.q_sk, v.nw, k_end - k0, q);
-}
-
-/* The copy of the call's layout: 16-byte vectors where pointers and
- * strides keep them aligned (pvec, qvec; uniform over the grid). */
-template <typename T, int W, bool PK, bool QK>
-__device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pvec, bool qvec, int64_t i0, int64_t k0,
-                                               int64_t k_end)
-{
-    const int VE = 16 / (int)sizeof(T);
-    if (pvec && qvec)
-        t2d_copy<T, W, PK, QK, VE, VE>(st, v, i0, k0, k_end);
-    else if (pvec)
-        t2d_copy<T, W, PK, QK, VE, 1>(st, v, i0, k0, k_end);
-    else if (qvec)
-        t2d_copy<T, W, PK, QK, 1, VE>(st, v, i0, k0, k_end);
-    else
-        t2d_copy<T, W, PK, QK, 1, 1>(st, v, i0, k0, k_end);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, v.q_sk, v.nw, k_end - k0, q, qvec);
 }
 
 /* Row block blockIdx.x, k range blockIdx.y (kc values of k): C itself when
@@ -94,7 +79,7 @@ __global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scala
     typedef t2d_stage<T, W, PK, QK> L;
     typedef typename S::D D;
     const int NT = S::NT, RP = S::RP, KS = S::KS, KI = S::KI, STAGES = S::STAGES;
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x / 32;
+    const int g = threadIdx.x % 32 / 4, warp = threadIdx.x / 32;
     const int64_t i0 = (int64_t)blockIdx.x * S::ROWS;
     const int64_t k_begin = (int64_t)blockIdx.y * kc, k_end = k_begin + kc < v.nk ? k_begin + kc : v.nk;
     const int64_t nchunks = (k_end - k_begin + S::KCH - 1) / S::KCH;
@@ -107,11 +92,7 @@ __global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scala
         __pipeline_commit();
     }
     dmma_tile<D> acc[RP][NT];
-#pragma unroll
-    for (int pp = 0; pp < RP; pp++)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-            acc[pp][nt].zero();
+    dmma_zero(acc);
     const int wrow = warp * 16 * RP;
     for (int64_t c = 0; c < nchunks; c++) {
         __pipeline_wait_prior(STAGES - 2);
@@ -126,21 +107,11 @@ __global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scala
         for (int x = 0; x < KS; x += KI) {
             /* a[pp][2 j + h]: half h of row pair pp of this warp, k-step x + j */
             D a[RP][2 * KI];
-#pragma unroll
-            for (int pp = 0; pp < RP; pp++)
-#pragma unroll
-                for (int i = 0; i < 2 * KI; i++) {
-                    const int row = wrow + 16 * pp + dmma_row(dmma_pairs<T>::value, g, i % 2), k = 4 * (x + i / 2) + t;
-                    a[pp][i] = dmma_widen(tsk_conj(PK ? sp[row * L::p_ld + k] : sp[k * L::p_ld + row], v.p_conj));
-                }
+            dmma_load_a<RP, KI, L::p_ld, PK, dmma_pairs<T>::value>(a, sp, wrow, x, v.p_conj);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
                 D b[KI];
-#pragma unroll
-                for (int j = 0; j < KI; j++) {
-                    const int col = 8 * nt + g, k = 4 * (x + j) + t;
-                    b[j] = dmma_widen(tsk_conj(QK ? sq[col * L::q_ld + k] : sq[k * L::q_ld + col], v.q_conj));
-                }
+                dmma_load_b<KI, L::q_ld, QK>(b, sq, nt, x, v.q_conj);
 #pragma unroll
                 for (int pp = 0; pp < RP; pp++)
                     acc[pp][nt].template mma<KI>(a[pp], b);
@@ -168,21 +139,11 @@ static tsk_status t2d_run(const tsk_view &v, const tsk_scalars<T> &s, bool pvec,
         return TSK_DECLINED;
     typedef t2d_shape<T, W> S;
     const size_t smem = (size_t)S::STAGES * t2d_stage<T, W, PK, QK>::elems * sizeof(T);
-    const int64_t blocks = (v.nl + S::ROWS - 1) / S::ROWS;
-    /* Blocks resident per SM: the tuning row's, else the occupancy. */
-    int per_sm = params ? params->blocks_per_sm : 0;
-    cudaError_t e = tsk_allow_smem(tsm2_dmma_kernel<T, W, PK, QK>, smem);
-    if (e == cudaSuccess && per_sm <= 0)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_dmma_kernel<T, W, PK, QK>, S::THREADS, smem);
-    if (e != cudaSuccess || per_sm <= 0)
-        return TSK_DECLINED;
-    const int64_t kc = tsk_split_k(blocks, v.nk, S::KCH, (int64_t)tsk_sm_count() * per_sm);
-    const int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
-    return tsk_run_parts<T>(splits, splits == 1, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream, [&](T *ws) {
-        tsm2_dmma_kernel<T, W, PK, QK>
-            <<<dim3((unsigned)blocks, (unsigned)splits), S::THREADS, smem, stream>>>(v, s, ws, kc, pvec, qvec, cvec);
-        return cudaGetLastError();
-    });
+    return tsk_run_row_blocks<tsm2_dmma_kernel<T, W, PK, QK>>(
+        v, s, S::THREADS, smem, S::ROWS, S::KCH, params, stream, [&](dim3 grid, T *ws, int64_t kc) {
+            tsm2_dmma_kernel<T, W, PK, QK><<<grid, S::THREADS, smem, stream>>>(v, s, ws, kc, pvec, qvec, cvec);
+            return cudaGetLastError();
+        });
 }
 
 /* Reads params->blocks_per_sm (0: the occupancy) as the resident blocks

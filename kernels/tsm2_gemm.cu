@@ -541,21 +541,12 @@ static tsk_status tsm2_run(const tsk_view &v, const tsk_scalars<typename SH::ele
                            const tsk_params *params)
 {
     typedef typename SH::elem T;
-    size_t smem = (size_t)SH::STAGES * SH::STAGE * sizeof(T);
-    int64_t blocks = (v.nl + SH::ROWS - 1) / SH::ROWS;
-    /* Blocks resident per SM: the tuning row's, else the occupancy. */
-    int per_sm = params ? params->blocks_per_sm : 0;
-    cudaError_t e = tsk_allow_smem(tsm2_ring<SH>, smem);
-    if (e == cudaSuccess && per_sm <= 0)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tsm2_ring<SH>, SH::NT, smem);
-    if (e != cudaSuccess || per_sm <= 0)
-        return TSK_DECLINED;
-    int64_t kc = tsk_split_k(blocks, v.nk, SH::KU, (int64_t)tsk_sm_count() * per_sm);
-    int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;
-    return tsk_run_parts<T>(splits, splits == 1, v.nl, v.nw, (T *)v.c, v.c_si, v.c_sj, s, stream, [&](T *ws) {
-        tsm2_ring<SH><<<dim3((unsigned)blocks, (unsigned)splits), SH::NT, smem, stream>>>(v, s, ws, kc);
-        return cudaGetLastError();
-    });
+    const size_t smem = (size_t)SH::STAGES * SH::STAGE * sizeof(T);
+    return tsk_run_row_blocks<tsm2_ring<SH>>(v, s, SH::NT, smem, SH::ROWS, SH::KU, params, stream,
+                                             [&](dim3 grid, T *ws, int64_t kc) {
+                                                 tsm2_ring<SH><<<grid, SH::NT, smem, stream>>>(v, s, ws, kc);
+                                                 return cudaGetLastError();
+                                             });
 }
 
 /* Which k-unit kernel a width gets: the register-prefetch one where a row

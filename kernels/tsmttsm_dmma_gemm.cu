@@ -59,25 +59,10 @@ __device__ __forceinline__ void ttd_copy(T *st, const ttd_operand<T> &o, int64_t
     typedef ttd_tile<T, DIMS, KFAST> L;
     const int64_t k0 = c * L::KCH;
     const T *x = KFAST ? o.x + k0 : o.x + k0 * o.ld;
-    const int VE = 16 / (int)sizeof(T);
-    if (VE > 1 && o.vec) {
-        if (KFAST)
-            dmma_copy_tile<T, L::outer, L::inner, L::ld, VE>(st, x, o.ld, k - k0, o.dim, o.x);
-        else
-            dmma_copy_tile<T, L::outer, L::inner, L::ld, VE>(st, x, o.ld, o.dim, k - k0, o.x);
-    } else {
-        if (KFAST)
-            dmma_copy_tile<T, L::outer, L::inner, L::ld, 1>(st, x, o.ld, k - k0, o.dim, o.x);
-        else
-            dmma_copy_tile<T, L::outer, L::inner, L::ld, 1>(st, x, o.ld, o.dim, k - k0, o.x);
-    }
-}
-
-/* Element (column d, k) of a tile. */
-template <typename T, int DIMS, bool KFAST> __device__ __forceinline__ T ttd_at(const T *st, int d, int k)
-{
-    typedef ttd_tile<T, DIMS, KFAST> L;
-    return KFAST ? st[d * L::ld + k] : st[k * L::ld + d];
+    if (KFAST)
+        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, o.ld, k - k0, o.dim, o.x, o.vec);
+    else
+        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, o.ld, o.dim, k - k0, o.x, o.vec);
 }
 
 template <typename T, int W, bool AK, bool BK>
@@ -106,11 +91,7 @@ __global__ void __launch_bounds__(256) tsmttsm_dmma_kernel(ttd_args<T> p)
         __pipeline_commit();
     }
     dmma_tile<D> acc[NP][NT];
-#pragma unroll
-    for (int pp = 0; pp < NP; pp++)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-            acc[pp][nt].zero();
+    dmma_zero(acc);
     for (int64_t n = 0; n < mine; n++) {
         __pipeline_wait_prior(STAGES - 2);
         __syncwarp();
@@ -126,18 +107,11 @@ __global__ void __launch_bounds__(256) tsmttsm_dmma_kernel(ttd_args<T> p)
         for (int x = 0; x < KS; x += KI) {
             /* a[pp][2 j + h]: row 16 pp + g + 8 h of op(A), k-step x + j */
             D a[NP][2 * KI];
-#pragma unroll
-            for (int pp = 0; pp < NP; pp++)
-#pragma unroll
-                for (int i = 0; i < 2 * KI; i++)
-                    a[pp][i] = dmma_widen(
-                        tsk_conj(ttd_at<T, 16 * NP, AK>(sa, 16 * pp + g + 8 * (i % 2), 4 * (x + i / 2) + t), p.a.conj));
+            dmma_load_a<NP, KI, LA::ld, AK, false>(a, sa, 0, x, p.a.conj);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
                 D b[KI];
-#pragma unroll
-                for (int j = 0; j < KI; j++)
-                    b[j] = dmma_widen(tsk_conj(ttd_at<T, 8 * NT, BK>(sb, 8 * nt + g, 4 * (x + j) + t), p.b.conj));
+                dmma_load_b<KI, LB::ld, BK>(b, sb, nt, x, p.b.conj);
 #pragma unroll
                 for (int pp = 0; pp < NP; pp++)
                     acc[pp][nt].template mma<KI>(a[pp], b);
@@ -193,11 +167,8 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
     const size_t ring = (size_t)threads / 32 * per_warp;
     const size_t red = (size_t)16 * S::NP * W * sizeof(typename S::D);
     const size_t smem = ring > red ? ring : red;
-    int resident = 0;
-    if (tsk_allow_smem(tsmttsm_dmma_kernel<T, W, AK, BK>, smem) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, tsmttsm_dmma_kernel<T, W, AK, BK>, threads, smem) !=
-            cudaSuccess ||
-        resident < 1)
+    const int resident = tsk_resident_blocks<tsmttsm_dmma_kernel<T, W, AK, BK>>(threads, smem);
+    if (resident < 1)
         return TSK_ERROR;
     /* The grid stays resident; at least one chunk for every warp. */
     if (bps <= 0 || bps > resident)

@@ -25,7 +25,6 @@
  * different columns hit different banks).  Copying element by element, the
  * S kernels issued twice the instructions of D per byte and reached 75% of
  * an H200's bandwidth where D reached 100%. */
-#include <atomic>
 #include <cuda_pipeline_primitives.h>
 
 #include "tsk_complex.cuh"
@@ -497,22 +496,6 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
     }
 }
 
-/* Blocks per SM when the tuning row leaves it open: what fits at once. */
-template <typename T, int W, bool RING> static int tsmttsm_default_blocks_per_sm(void)
-{
-    typedef tsmttsm_cfg<T, W, RING> C;
-    static std::atomic<int> cached(0);
-    int v = cached.load(std::memory_order_relaxed);
-    if (v == 0) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, tsmttsm_partial_kernel<T, W, RING>, C::NT,
-                                                          C::SMEM) != cudaSuccess ||
-            v < 1)
-            v = 1;
-        cached.store(v, std::memory_order_relaxed);
-    }
-    return v;
-}
-
 /* Copies go in 16-byte vectors along the unit stride when the pointer and
  * ld keep every vector aligned (a k-contiguous single column needs no ld). */
 template <typename T, typename C>
@@ -552,10 +535,11 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
                                    call->transb == 'C', call->k);
     p.k = call->k;
     p.nchunks = (call->k + C::KC - 1) / C::KC;
-    if (tsk_allow_smem(tsmttsm_partial_kernel<T, W, RING>, C::SMEM) != cudaSuccess)
+    int bps = tsk_resident_blocks<tsmttsm_partial_kernel<T, W, RING>>(C::NT, C::SMEM);
+    if (bps <= 0)
         return TSK_ERROR;
-    int bps = params && params->blocks_per_sm > 0 ? params->blocks_per_sm
-                                                  : tsmttsm_default_blocks_per_sm<T, W, RING>();
+    if (params && params->blocks_per_sm > 0)
+        bps = params->blocks_per_sm;
     int64_t grid = (int64_t)tsk_sm_count() * bps;
     if (grid > p.nchunks)
         grid = p.nchunks;

@@ -1,7 +1,6 @@
 #include "policy.h"
 
 #include <math.h>
-#include <stdatomic.h>
 
 static void decide(ts_call *c, ts_decision d, const char *reason)
 {

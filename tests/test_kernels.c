@@ -72,7 +72,6 @@ static const scalars cases[4] = {
 
 static double eps_of(ts_prec p) { return p == TS_S || p == TS_C ? 0x1p-24 : 0x1p-53; }
 
-/* Runs one configuration; returns 1 when C matches the reference. */
 /* One configuration: 1 when C is right (twice, bitwise equal), 0 when not
  * (why says how), -1 when the instance declined and `may_decline`. */
 static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, char tb, int64_t m, int64_t n,
