@@ -79,7 +79,7 @@ if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
     n=0
     echo "$TSK_NCU" | tr ';' '\n' | while IFS= read -r re; do
         n=$((n + 1))
-        timeout 150 ncu --kernel-name-base demangled -k "regex:$re" --launch-count "${TSK_NCU_COUNT:-1}" \
+        timeout 150 ncu --kernel-name-base demangled -k "regex:$re" --launch-count "${TSK_NCU_COUNT:-1}" --kill 1 \
             --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
             --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
             "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu-$n.txt" 2>&1

@@ -4,7 +4,7 @@
  * beta C with P nl x nk (both long) and Q nk x nw (nw <= W), in the view of
  * tsk_view.cuh.
  *
- * A block of 8 warps owns ROWS rows of P and C (each warp 16-32 of them,
+ * A block of 8 warps owns ROWS rows of P and C (each warp 16 of them,
  * every column of C in DMMA accumulators) and walks its range of k in
  * chunks of 128 bytes of each row: a block-wide ring of cp.async stages
  * carries the chunk of P and the matching chunk of Q, copied along each
@@ -22,30 +22,42 @@ namespace {
 
 extern __shared__ double2 tsm2_dmma_smem[];
 
-/* Rows per warp in DMMA pairs: 32 registers of accumulators where that
- * allows two pairs. */
+/* A warp owns one DMMA row pair (16 rows).  Where its accumulators take at
+ * most 32 registers (the memory-bound widths), two blocks share an SM: one
+ * block's barrier, ramp and drain then overlap the other's copies.  With
+ * one 8-warp block per SM (two pairs a warp, three stages) S width 16 'T'
+ * kept DRAM at 57% (Nsight Compute, H200: two warps per scheduler, stalled
+ * on fixed-latency dependencies). */
 template <typename T, int W> struct t2d_shape {
     typedef typename dmma_wide<T>::type D;
-    static const int words = (int)sizeof(D) / 8;
     static const int NT = W / 8;
-    static const int fit = 16 / (NT * 2 * words);
-    static const int RP = fit < 4 ? 1 : 2;
+    static const int RP = 1;
+    static const int acc_regs = NT * 8 * ((int)sizeof(D) / 8);
+    static const int BLOCKS = acc_regs <= 32 ? 2 : 1;
     static const int WARPS = 8, THREADS = 32 * WARPS, ROWS = WARPS * 16 * RP;
-    static const int KCH = 128 / (int)sizeof(T); /* k per chunk: a 128-byte line of a row */
-    static const int KS = KCH / 4, KI = KS < 4 ? KS : 4;
-    static const int STAGES = 3;
 };
 
 /* The chunk of P (ROWS x KCH) and of Q (KCH x W) in shared memory, each
  * stored as it lies in memory: rows of k where k is its unit stride
- * (PK, QK), k-columns otherwise. */
+ * (PK, QK), k-columns otherwise.  Where k is P's unit stride a chunk holds
+ * 256 bytes of each row: every row is a separate DRAM page, and 128-byte
+ * runs left DRAM at 69% (S width 16 'T', two blocks per SM); otherwise a
+ * column of the chunk is already ROWS elements long and KCH is one 128-byte
+ * line.  The ring has as many stages as BLOCKS blocks' shared memory allow
+ * (sm_90: 228 KB per SM, 1 KB of it reserved per block), 2 to 4; one block
+ * keeps 3. */
 template <typename T, int W, bool PK, bool QK> struct t2d_stage {
     typedef t2d_shape<T, W> S;
-    static const int p_inner = PK ? S::KCH : S::ROWS, p_outer = PK ? S::ROWS : S::KCH;
-    static const int q_inner = QK ? S::KCH : W, q_outer = QK ? W : S::KCH;
+    static const int KCH = (PK ? 256 : 128) / (int)sizeof(T);
+    static const int KS = KCH / 4, KI = KS < 4 ? KS : 4;
+    static const int p_inner = PK ? KCH : S::ROWS, p_outer = PK ? S::ROWS : KCH;
+    static const int q_inner = QK ? KCH : W, q_outer = QK ? W : KCH;
     static const int p_ld = dmma_padded_line(p_inner, (int)sizeof(T), PK, dmma_pairs<T>::value);
     static const int q_ld = dmma_padded_line(q_inner, (int)sizeof(T), QK, false);
     static const int p_elems = p_outer * p_ld, elems = p_elems + q_outer * q_ld;
+    static const int fit = (228 / S::BLOCKS - 1) * 1024 / (elems * (int)sizeof(T));
+    static const int STAGES = S::BLOCKS == 1 ? 3 : fit < 4 ? fit : 4;
+    static_assert(STAGES >= 2 && STAGES <= fit, "the ring fits the shared memory");
 };
 
 /* Starts the block's copies of the chunk at k0 (< k_end) into stage st,
@@ -58,37 +70,42 @@ __device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pv
     const int N = t2d_shape<T, W>::THREADS;
     const T *p = (const T *)v.p, *q = (const T *)v.q;
     const T *px = p + i0 * v.p_si + k0 * v.p_sk, *qx = q + k0 * v.q_sk;
+    /* Opaque copies of the outer strides: the copies' offsets are then
+     * recomputed every chunk rather than hoisted out of the main loop and
+     * kept live across the DMMAs (where they spilled). */
+    int64_t po = PK ? v.p_si : v.p_sk, qo = QK ? v.q_sj : v.q_sk;
+    asm volatile("" : "+l"(po), "+l"(qo));
     if (PK)
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, v.p_si, k_end - k0, v.nl - i0, p, pvec);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, po, k_end - k0, v.nl - i0, p, pvec);
     else
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, v.p_sk, v.nl - i0, k_end - k0, p, pvec);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, po, v.nl - i0, k_end - k0, p, pvec);
     if (QK)
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, v.q_sj, k_end - k0, v.nw, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, qo, k_end - k0, v.nw, q, qvec);
     else
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, v.q_sk, v.nw, k_end - k0, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, qo, v.nw, k_end - k0, q, qvec);
 }
 
 /* Row block blockIdx.x, k range blockIdx.y (kc values of k): C itself when
  * ws is NULL, else the range's partial sums into ws[y] (rows of the view
  * fastest). */
 template <typename T, int W, bool PK, bool QK>
-__global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc, bool pvec,
-                                                       bool qvec, bool cvec)
+__global__ void __launch_bounds__(256, t2d_shape<T, W>::BLOCKS)
+    tsm2_dmma_kernel(tsk_view v, tsk_scalars<T> s, T *ws, int64_t kc, bool pvec, bool qvec, bool cvec)
 {
     typedef t2d_shape<T, W> S;
     typedef t2d_stage<T, W, PK, QK> L;
     typedef typename S::D D;
-    const int NT = S::NT, RP = S::RP, KS = S::KS, KI = S::KI, STAGES = S::STAGES;
+    const int NT = S::NT, RP = S::RP, KS = L::KS, KI = L::KI, STAGES = L::STAGES;
     const int g = threadIdx.x % 32 / 4, warp = threadIdx.x / 32;
     const int64_t i0 = (int64_t)blockIdx.x * S::ROWS;
     const int64_t k_begin = (int64_t)blockIdx.y * kc, k_end = k_begin + kc < v.nk ? k_begin + kc : v.nk;
-    const int64_t nchunks = (k_end - k_begin + S::KCH - 1) / S::KCH;
+    const int64_t nchunks = (k_end - k_begin + L::KCH - 1) / L::KCH;
     T *ring = reinterpret_cast<T *>(tsm2_dmma_smem);
 
 #pragma unroll
     for (int c = 0; c < STAGES - 1; c++) {
         if (c < nchunks)
-            t2d_copy_chunk<T, W, PK, QK>(ring + c * L::elems, v, pvec, qvec, i0, k_begin + c * S::KCH, k_end);
+            t2d_copy_chunk<T, W, PK, QK>(ring + c * L::elems, v, pvec, qvec, i0, k_begin + c * L::KCH, k_end);
         __pipeline_commit();
     }
     dmma_tile<D> acc[RP][NT];
@@ -100,7 +117,7 @@ __global__ void __launch_bounds__(256, 1) tsm2_dmma_kernel(tsk_view v, tsk_scala
         const int64_t ahead = c + STAGES - 1;
         if (ahead < nchunks)
             t2d_copy_chunk<T, W, PK, QK>(ring + ahead % STAGES * L::elems, v, pvec, qvec, i0,
-                                         k_begin + ahead * S::KCH, k_end);
+                                         k_begin + ahead * L::KCH, k_end);
         __pipeline_commit();
         const T *sp = ring + c % STAGES * L::elems, *sq = sp + L::p_elems;
 #pragma unroll
@@ -138,9 +155,10 @@ static tsk_status t2d_run(const tsk_view &v, const tsk_scalars<T> &s, bool pvec,
     if (!built)
         return TSK_DECLINED;
     typedef t2d_shape<T, W> S;
-    const size_t smem = (size_t)S::STAGES * t2d_stage<T, W, PK, QK>::elems * sizeof(T);
+    typedef t2d_stage<T, W, PK, QK> L;
+    const size_t smem = (size_t)L::STAGES * L::elems * sizeof(T);
     return tsk_run_row_blocks<tsm2_dmma_kernel<T, W, PK, QK>>(
-        v, s, S::THREADS, smem, S::ROWS, S::KCH, params, stream, [&](dim3 grid, T *ws, int64_t kc) {
+        v, s, S::THREADS, smem, S::ROWS, L::KCH, params, stream, [&](dim3 grid, T *ws, int64_t kc) {
             tsm2_dmma_kernel<T, W, PK, QK><<<grid, S::THREADS, smem, stream>>>(v, s, ws, kc, pvec, qvec, cvec);
             return cudaGetLastError();
         });
