@@ -25,15 +25,22 @@ extern __shared__ double2 ism2_dmma_smem[];
 
 /* Tiles of 8 rows per warp, in pairs (one DMMA covers 16 rows): 32
  * registers of accumulators where that allows two pairs, at most 4 tiles;
- * each fragment of Q read feeds RT / 2 DMMAs.  P comes in chunks of KC
+ * each fragment of Q read feeds RT / 2 DMMAs.  Where the rows are P's unit
+ * stride (not KFAST), a warp's copies of a k-column are RT 8 elements
+ * long: single precision takes 4 tiles where 64 accumulator registers
+ * allow, so those runs are whole 128-byte lines (2 tiles, 64-byte runs,
+ * kept S width 32 'N' at 61-66% of the roofline).  P comes in chunks of KC
  * k-steps, 128 bytes of each row, through a ring of STAGES chunks in
  * shared memory private to the warp. */
-template <typename T, int W> struct dmma_shape {
+template <typename T, int W, bool KFAST> struct dmma_shape {
     typedef typename dmma_wide<T>::type D;
     static const int words = (int)sizeof(D) / 8;
     static const int NT = W / 8, KS = W / 4;
     static const int fit = 16 / (NT * 2 * words);
-    static const int RT = fit < 2 ? 2 : fit > 4 ? 4 : fit;
+    static const int RT_FIT = fit < 2 ? 2 : fit > 4 ? 4 : fit;
+    static const int LINE = 128 / (8 * (int)sizeof(T)); /* tiles for a 128-byte run */
+    static const bool WIDEN = !KFAST && RT_FIT < LINE && LINE <= 4 && NT * words * 8 * LINE / 2 <= 64;
+    static const int RT = WIDEN ? LINE : RT_FIT;
     static const int kfit = 32 / (int)sizeof(T);
     static const int KC = kfit > KS ? KS : kfit;
     static const int KI = KC < 4 ? KC : 4; /* k-steps per DMMA */
@@ -45,7 +52,7 @@ template <typename T, int W> struct dmma_shape {
  * the mirror with B 'N') keeps it as rows of k, otherwise as k-columns of
  * rows, so the copies run along P's unit stride. */
 template <typename T, int W, bool KFAST> struct dmma_chunk {
-    typedef dmma_shape<T, W> S;
+    typedef dmma_shape<T, W, KFAST> S;
     static const int rows = 8 * S::RT, ks = 4 * S::KC;
     static const int inner = KFAST ? ks : rows, outer = KFAST ? rows : ks;
     static const int ld = dmma_padded_line(inner, (int)sizeof(T), KFAST, S::PAIRS);
@@ -69,7 +76,7 @@ __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool v
 template <typename T, int W, bool KFAST>
 __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<T> s, bool vec, bool cvec)
 {
-    typedef dmma_shape<T, W> S;
+    typedef dmma_shape<T, W, KFAST> S;
     typedef dmma_chunk<T, W, KFAST> L;
     const int NT = S::NT, RT = S::RT, KC = S::KC, KI = S::KI, STAGES = S::STAGES;
     typedef typename S::D D;
@@ -151,7 +158,7 @@ static tsk_status ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, bool
         return TSK_DECLINED;
     typedef dmma_chunk<T, W, KFAST> L;
     size_t smem = (size_t)W * W * sizeof(typename dmma_wide<T>::type) +
-                  (size_t)threads / 32 * dmma_shape<T, W>::STAGES * L::elems * sizeof(T);
+                  (size_t)threads / 32 * dmma_shape<T, W, KFAST>::STAGES * L::elems * sizeof(T);
     /* The grid stays resident: a block beyond it would start only when a
      * whole resident one ends, a tail as long as the rest. */
     int resident = tsk_resident_blocks<ism2_dmma_kernel<T, W, KFAST>>(threads, smem);

@@ -433,11 +433,6 @@ __device__ __forceinline__ void tsm2_stage_block(T *qs, const tsk_view &v, int64
     __pipeline_commit();
 }
 
-/* Rows-unit shape: a thread owns R consecutive rows (one 16-byte vector of
- * shared memory) and JW = W / CS columns; CS warps split the columns of the
- * same rows when R W words would pass a 64-register accumulator budget, so
- * every width keeps its tile in registers and each load of Q feeds R rows.
-
 /* K-unit mapping: warp w owns rows row0 + w * R + r; lane reads the VK
  * consecutive k values tile + (u * 32 + lane) * VK as one vector (rows of P
  * start 16-byte aligned, checked at launch); the k tail is read by element. */
