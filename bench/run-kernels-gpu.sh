@@ -74,7 +74,8 @@ fi
 # TSK_NCU="REGEX[;REGEX...]": Nsight Compute's speed-of-light, occupancy,
 # launch, memory, scheduler and warp-stall sections for the first
 # TSK_NCU_COUNT (default 1) launches of the kernels matching each REGEX in
-# the benchmark, one report per REGEX (ncu-1.txt, ...).
+# the benchmark, one report per REGEX (ncu-1.txt, ...); the benchmark stops
+# after them.  TSK_NCU_METRICS adds raw metrics (comma-separated).
 if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
     n=0
     echo "$TSK_NCU" | tr ';' '\n' | while IFS= read -r re; do
@@ -82,6 +83,7 @@ if [ -n "${TSK_NCU:-}" ] && command -v ncu >/dev/null 2>&1; then
         timeout 150 ncu --kernel-name-base demangled -k "regex:$re" --launch-count "${TSK_NCU_COUNT:-1}" --kill 1 \
             --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
             --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
+            ${TSK_NCU_METRICS:+--metrics "$TSK_NCU_METRICS"} \
             "$build/bench_kernels" "$build/ncu.csv" ${TSK_BENCH_CLASS:-} >"$out/ncu-$n.txt" 2>&1
         echo "== ncu $re: exit $? ($out/ncu-$n.txt)"
     done
