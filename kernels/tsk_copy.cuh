@@ -19,8 +19,9 @@ template <typename T, int N> struct alignas(N * sizeof(T)) tsk_vec {
  * D width 8 on the H200: 83-90% of the roofline with it, 97-98% without).
  * 16-byte copies bypass L1 and ask L2 to fetch 256 bytes on a miss: the
  * kernels read their long operands whole, and the neighbouring lines are
- * asked for next (DMMA TSM2 S 'T' on the H200: width 8 at 69-73% of the
- * roofline without the hint, 78% with it). */
+ * asked for next (H200, DMMA TSM2 S 'T' width 8: 73% of the roofline in
+ * the run before the hint, 78% with it; other cells moved within the 3-8%
+ * that separates runs on different hosts). */
 template <int BYTES> __device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
 {
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
