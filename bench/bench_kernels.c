@@ -118,9 +118,10 @@ int main(int argc, char **argv)
            "FMA peak %.1f TFLOP/s single, %.1f double\n", prop.name, sm, prop.multiProcessorCount,
            prop.l2CacheSize >> 20, bw * 1e-9, peak[0] * 1e-12, peak[1] * 1e-12);
     fprintf(csv, "gpu,class,prec,transa,transb,m,n,k,width,path,tsk_us,kernel,kernel_us,cublas_us,"
-                 "roofline_us,bound,speedup,kernel_speedup,tsk_roofline_pct,kernel_roofline_pct,cublas_roofline_pct\n");
-    printf("%-8s %s %-2s %3s %-16s %9s %9s %9s %9s %5s %6s %6s %5s %5s %5s\n", "class", "p", "tt", "w", "path",
-           "tsk_us", "kern_us", "cublas_us", "roof_us", "bound", "x_cb", "kx_cb", "tsk%", "kern%", "cb%");
+                 "roofline_us,bound,speedup,kernel_speedup,tsk_roofline_pct,kernel_roofline_pct,cublas_roofline_pct,"
+                 "copy_roofline_pct\n");
+    printf("%-8s %s %-2s %3s %-16s %9s %9s %9s %9s %5s %6s %6s %5s %5s %5s %5s\n", "class", "p", "tt", "w", "path",
+           "tsk_us", "kern_us", "cublas_us", "roof_us", "bound", "x_cb", "kx_cb", "tsk%", "kern%", "cb%", "cp%");
     double log_gain = 0;
     int n_gain = 0, n_slow = 0;
     for (size_t ci = 0; ci < 3; ci++) {
@@ -145,17 +146,22 @@ int main(int argc, char **argv)
                     double roof = t_mem > t_fpu ? t_mem : t_fpu;
                     const char *bound = t_mem > t_fpu ? "mem" : "fpu";
                     const char *kname = t.inst ? t.inst->name : "-";
-                    printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %5s %6.2f %6.2f %5.0f %5.0f %5.0f\n",
+                    /* What a device-to-device copy of the cell's bytes reaches of
+                     * the roofline (memory-bound cells): the bandwidth at this
+                     * size, against the 2 GiB copy's. */
+                    size_t half = (size_t)(bc_bytes(&call) / 2);
+                    double copy = t_mem > t_fpu && half <= big_c ? 100 * bc_copy_bandwidth(c, a, half) / bw : 0.0;
+                    printf("%-8s %c %c%c %3d %-16s %9.1f %9.1f %9.1f %9.1f %5s %6.2f %6.2f %5.0f %5.0f %5.0f %5.0f\n",
                            bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb, bc_widths[wi],
                            path, t_tsk * 1e6, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound, t_cb / t_tsk,
                            t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
-                           100 * roof / t_cb);
-                    fprintf(csv, "%s,%s,%c,%c,%c,%lld,%lld,%lld,%d,%s,%.2f,%s,%.2f,%.2f,%.2f,%s,%.3f,%.3f,%.1f,%.1f,%.1f\n",
+                           100 * roof / t_cb, copy);
+                    fprintf(csv, "%s,%s,%c,%c,%c,%lld,%lld,%lld,%d,%s,%.2f,%s,%.2f,%.2f,%.2f,%s,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f\n",
                             prop.name, bc_class_name[classes[ci]], bc_prec_char[p], call.transa, call.transb,
                             (long long)call.m, (long long)call.n, (long long)call.k, bc_widths[wi], path,
                             t_tsk * 1e6, kname, t_k * 1e6, t_cb * 1e6, roof * 1e6, bound, t_cb / t_tsk,
                             t_k > 0 ? t_cb / t_k : 0.0, 100 * roof / t_tsk, t_k > 0 ? 100 * roof / t_k : 0.0,
-                            100 * roof / t_cb);
+                            100 * roof / t_cb, copy);
                     fflush(stdout);
                     if (t_tsk > 0 && t_cb > 0 && roof / t_cb < 0.4) {
                         log_gain += log(t_cb / t_tsk);
