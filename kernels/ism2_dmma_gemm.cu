@@ -26,10 +26,10 @@ extern __shared__ double2 ism2_dmma_smem[];
 /* Tiles of 8 rows per warp, in pairs (one DMMA covers 16 rows): 32
  * registers of accumulators where that allows two pairs, at most 4 tiles;
  * each fragment of Q read feeds RT / 2 DMMAs.  Where the rows are P's unit
- * stride (not KFAST), a warp's copies of a k-column are RT 8 elements
- * long: single precision takes 4 tiles where 64 accumulator registers
- * allow, so those runs are whole 128-byte lines (2 tiles, 64-byte runs,
- * kept S width 32 'N' at 61-66% of the roofline).  P comes in chunks of KC
+ * stride (not KFAST), a warp copies runs of 8 RT elements of each k-column:
+ * single precision takes 4 tiles where 64 accumulator registers allow, so
+ * those runs are whole 128-byte lines (2 tiles, 64-byte runs, kept S width
+ * 32 'N' at 61-66% of the roofline).  P comes in chunks of KC
  * k-steps, 128 bytes of each row, through a ring of STAGES chunks in
  * shared memory private to the warp. */
 template <typename T, int W, bool KFAST> struct dmma_shape {

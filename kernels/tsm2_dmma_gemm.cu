@@ -6,7 +6,7 @@
  *
  * A block of 8 warps owns ROWS rows of P and C (each warp 16 of them,
  * every column of C in DMMA accumulators) and walks its range of k in
- * chunks of 128 bytes of each row: a block-wide ring of cp.async stages
+ * chunks (t2d_stage): a block-wide ring of cp.async stages
  * carries the chunk of P and the matching chunk of Q, copied along each
  * operand's unit stride, one barrier per chunk; Q's chunk serves all 8
  * warps.  When the row blocks alone leave the last wave of resident blocks
