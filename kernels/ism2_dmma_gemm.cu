@@ -183,8 +183,7 @@ static tsk_status ism2_dmma_launch(const ts_call *call, const tsk_operands *ops,
     tsk_status done;
     if (!tsk_view_begin<T>(call, ops, TS_CLASS_ISM2, W, W, stream, &v, &s, &done))
         return done;
-    int threads = params && params->threads ? params->threads : 256;
-    int bps = params && params->blocks_per_sm ? params->blocks_per_sm : 4;
+    int threads = tsk_threads_or(params, 256), bps = tsk_blocks_per_sm_or(params, 4);
     if (threads > 256 || threads % 32)
         return TSK_DECLINED;
     /* P's unit stride is along k or along the rows. */
@@ -196,11 +195,10 @@ static tsk_status ism2_dmma_launch(const ts_call *call, const tsk_operands *ops,
 
 } /* namespace */
 
-#define ISM2_DMMA_ENTRY(p, P, T, W, LO) \
-    { "ism2_dmma_" #p "_w" #W, TS_CLASS_ISM2, P, '*', '*', LO, W, ism2_dmma_launch<T, W> },
+#define ISM2_DMMA_ENTRY(p, P, T, W) \
+    TSK_ANY_ROW("ism2_dmma_" #p "_w" #W, TS_CLASS_ISM2, P, W, (ism2_dmma_launch<T, W>))
 #define ISM2_DMMA_WIDTHS(p, P, T) \
-    ISM2_DMMA_ENTRY(p, P, T, 8, 5) ISM2_DMMA_ENTRY(p, P, T, 16, 9) ISM2_DMMA_ENTRY(p, P, T, 32, 17) \
-    ISM2_DMMA_ENTRY(p, P, T, 64, 33)
+    ISM2_DMMA_ENTRY(p, P, T, 8) ISM2_DMMA_ENTRY(p, P, T, 16) ISM2_DMMA_ENTRY(p, P, T, 32) ISM2_DMMA_ENTRY(p, P, T, 64)
 
 const tsk_instance tsk_ism2_dmma_instances[] = {
     ISM2_DMMA_WIDTHS(s, TS_S, float)

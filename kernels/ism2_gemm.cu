@@ -179,8 +179,7 @@ static tsk_status ism2_launch(const ts_call *call, const tsk_operands *ops, cuda
     if (!tsk_view_begin<T>(call, ops, TS_CLASS_ISM2, W, W, stream, &v, &s, &done))
         return done;
     const int JW = ism2_cols<T, W>::value, R = ism2_rows<T, W>::value;
-    int threads = params && params->threads ? params->threads : 256;
-    int bps = params && params->blocks_per_sm ? params->blocks_per_sm : 4;
+    int threads = tsk_threads_or(params, 256), bps = tsk_blocks_per_sm_or(params, 4);
     int rb = threads / (W / JW);
     if (threads > 256 || threads % 32 || rb % 32)
         return TSK_DECLINED;
@@ -198,11 +197,10 @@ static tsk_status ism2_launch(const ts_call *call, const tsk_operands *ops, cuda
 
 } /* namespace */
 
-#define ISM2_ENTRY(p, P, T, W, LO) { "ism2_" #p "_w" #W, TS_CLASS_ISM2, P, '*', '*', LO, W, ism2_launch<T, W> },
+#define ISM2_ENTRY(p, P, T, W) TSK_ANY_ROW("ism2_" #p "_w" #W, TS_CLASS_ISM2, P, W, (ism2_launch<T, W>))
 #define ISM2_WIDTHS(p, P, T) \
-    ISM2_ENTRY(p, P, T, 1, 1) ISM2_ENTRY(p, P, T, 2, 2) ISM2_ENTRY(p, P, T, 4, 3) \
-    ISM2_ENTRY(p, P, T, 8, 5) ISM2_ENTRY(p, P, T, 16, 9) ISM2_ENTRY(p, P, T, 32, 17) \
-    ISM2_ENTRY(p, P, T, 64, 33)
+    ISM2_ENTRY(p, P, T, 1) ISM2_ENTRY(p, P, T, 2) ISM2_ENTRY(p, P, T, 4) ISM2_ENTRY(p, P, T, 8) \
+    ISM2_ENTRY(p, P, T, 16) ISM2_ENTRY(p, P, T, 32) ISM2_ENTRY(p, P, T, 64)
 
 const tsk_instance tsk_ism2_instances[] = {
     ISM2_WIDTHS(s, TS_S, float)

@@ -38,6 +38,12 @@ typedef struct {
     tsk_launch_fn launch;
 } tsk_instance;
 
+/* An instance row (with its comma) for width bound W (1, 2, 4, ..., 64):
+ * it serves the widths above the next narrower bound, W / 2, up to W.
+ * LAUNCH goes in parentheses where it holds a comma. */
+#define TSK_ROW(NAME, CLS, PREC, TA, TB, W, LAUNCH) { NAME, CLS, PREC, TA, TB, (W) / 2 + 1, W, LAUNCH },
+#define TSK_ANY_ROW(NAME, CLS, PREC, W, LAUNCH) TSK_ROW(NAME, CLS, PREC, TSK_ANY_TRANS, TSK_ANY_TRANS, W, LAUNCH)
+
 /* One tuning decision for one architecture and one (class, precision,
  * transposes, width) cell; width is the cell's upper bound (1, 2, 4, ...,
  * 64) and transa/transb are the cell's transposes (tsk_cell_transposes). */

@@ -91,6 +91,37 @@ static inline bool tsk_view_begin(const ts_call *call, const tsk_operands *ops, 
     return false;
 }
 
+/* TSMTTSM's start (C is m x n, both <= W; k long): declines what the
+ * instance cannot take and finishes the calls that need no product (m or n
+ * zero: nothing; k or alpha zero: C = beta C), answering false with *done
+ * set; true when the kernel is to run. */
+template <typename T>
+static inline bool tsk_tsmttsm_begin(const ts_call *call, const tsk_operands *ops, int64_t w, cudaStream_t stream,
+                                     tsk_status *done)
+{
+    *done = TSK_DECLINED;
+    if (call->cls != TS_CLASS_TSMTTSM || call->m > w || call->n > w || !tsk_aligned(ops, sizeof(T)))
+        return false;
+    *done = TSK_RAN;
+    if (call->m == 0 || call->n == 0)
+        return false;
+    if (call->k != 0 && !tsk_scalars_of<T>(call).alpha_zero)
+        return true;
+    *done = tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
+    return false;
+}
+
+/* The tuning row's block size and blocks per SM, or `dflt` where the row
+ * leaves them 0 (or there is no row). */
+static inline int tsk_threads_or(const tsk_params *params, int dflt)
+{
+    return params && params->threads > 0 ? params->threads : dflt;
+}
+static inline int tsk_blocks_per_sm_or(const tsk_params *params, int dflt)
+{
+    return params && params->blocks_per_sm > 0 ? params->blocks_per_sm : dflt;
+}
+
 static inline int tsk_sm_count(void)
 {
     int dev = 0, n = 0;
@@ -193,8 +224,7 @@ static inline tsk_status tsk_run_row_blocks(const tsk_view &v, const tsk_scalars
     int per_sm = tsk_resident_blocks<K>(threads, smem);
     if (per_sm <= 0)
         return TSK_DECLINED;
-    if (params && params->blocks_per_sm > 0)
-        per_sm = params->blocks_per_sm;
+    per_sm = tsk_blocks_per_sm_or(params, per_sm);
     const int64_t blocks = (v.nl + rows - 1) / rows;
     const int64_t kc = tsk_split_k(blocks, v.nk, step, (int64_t)tsk_sm_count() * per_sm);
     const int64_t splits = v.nk > kc ? (v.nk + kc - 1) / kc : 1;

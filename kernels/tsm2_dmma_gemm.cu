@@ -187,13 +187,13 @@ static tsk_status tsm2_dmma_launch(const ts_call *call, const tsk_operands *ops,
 
 } /* namespace */
 
-#define TSM2_DMMA_ENTRY(p, P, T, W, LO) \
-    { "tsm2_dmma_" #p "_w" #W, TS_CLASS_TSM2, P, '*', '*', LO, W, tsm2_dmma_launch<T, W> },
+#define TSM2_DMMA_ENTRY(p, P, T, W) \
+    TSK_ANY_ROW("tsm2_dmma_" #p "_w" #W, TS_CLASS_TSM2, P, W, (tsm2_dmma_launch<T, W>))
 
 const tsk_instance tsk_tsm2_dmma_instances[] = {
-    TSM2_DMMA_ENTRY(s, TS_S, float, 8, 5) TSM2_DMMA_ENTRY(s, TS_S, float, 16, 9)
-    TSM2_DMMA_ENTRY(s, TS_S, float, 32, 17) TSM2_DMMA_ENTRY(s, TS_S, float, 64, 33)
-    TSM2_DMMA_ENTRY(c, TS_C, float2, 8, 5) TSM2_DMMA_ENTRY(c, TS_C, float2, 16, 9)
-    TSM2_DMMA_ENTRY(c, TS_C, float2, 32, 17)
+    TSM2_DMMA_ENTRY(s, TS_S, float, 8) TSM2_DMMA_ENTRY(s, TS_S, float, 16)
+    TSM2_DMMA_ENTRY(s, TS_S, float, 32) TSM2_DMMA_ENTRY(s, TS_S, float, 64)
+    TSM2_DMMA_ENTRY(c, TS_C, float2, 8) TSM2_DMMA_ENTRY(c, TS_C, float2, 16)
+    TSM2_DMMA_ENTRY(c, TS_C, float2, 32)
 };
 const size_t tsk_tsm2_dmma_ninstances = sizeof tsk_tsm2_dmma_instances / sizeof tsk_tsm2_dmma_instances[0];

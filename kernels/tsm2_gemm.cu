@@ -560,7 +560,7 @@ template <typename T, int W>
 static tsk_status tsm2_run_regs(const tsk_view &v, const tsk_scalars<T> &s, cudaStream_t stream,
                                 const tsk_params *params)
 {
-    int threads = params && params->threads ? params->threads : 256;
+    int threads = tsk_threads_or(params, 256);
     if (threads % 32 || threads > tsk_max_threads<T, W>::value)
         return TSK_DECLINED;
     const int nwarp = threads / 32, VK = tsm2_vec<T, 64>::value;
@@ -601,16 +601,16 @@ static tsk_status tsm2_launch(const ts_call *call, const tsk_operands *ops, cuda
 
 } /* namespace */
 
-#define TSM2_ENTRY(p, P, T, W, LO) { "tsm2_" #p "_w" #W, TS_CLASS_TSM2, P, '*', '*', LO, W, tsm2_launch<T, W> },
+#define TSM2_ENTRY(p, P, T, W) TSK_ANY_ROW("tsm2_" #p "_w" #W, TS_CLASS_TSM2, P, W, (tsm2_launch<T, W>))
 #define TSM2_UPTO32(p, P, T) \
-    TSM2_ENTRY(p, P, T, 1, 1) TSM2_ENTRY(p, P, T, 2, 2) TSM2_ENTRY(p, P, T, 4, 3) \
-    TSM2_ENTRY(p, P, T, 8, 5) TSM2_ENTRY(p, P, T, 16, 9) TSM2_ENTRY(p, P, T, 32, 17)
+    TSM2_ENTRY(p, P, T, 1) TSM2_ENTRY(p, P, T, 2) TSM2_ENTRY(p, P, T, 4) TSM2_ENTRY(p, P, T, 8) \
+    TSM2_ENTRY(p, P, T, 16) TSM2_ENTRY(p, P, T, 32)
 
 /* Width 64 in complex double would need 256 accumulator registers: cuBLAS. */
 const tsk_instance tsk_tsm2_instances[] = {
-    TSM2_UPTO32(s, TS_S, float) TSM2_ENTRY(s, TS_S, float, 64, 33)
-    TSM2_UPTO32(d, TS_D, double) TSM2_ENTRY(d, TS_D, double, 64, 33)
-    TSM2_UPTO32(c, TS_C, float2) TSM2_ENTRY(c, TS_C, float2, 64, 33)
+    TSM2_UPTO32(s, TS_S, float) TSM2_ENTRY(s, TS_S, float, 64)
+    TSM2_UPTO32(d, TS_D, double) TSM2_ENTRY(d, TS_D, double, 64)
+    TSM2_UPTO32(c, TS_C, float2) TSM2_ENTRY(c, TS_C, float2, 64)
     TSM2_UPTO32(z, TS_Z, double2)
 };
 const size_t tsk_tsm2_ninstances = sizeof tsk_tsm2_instances / sizeof tsk_tsm2_instances[0];

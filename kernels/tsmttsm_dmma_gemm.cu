@@ -200,13 +200,10 @@ template <typename T, int W>
 static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                                       const tsk_params *params)
 {
-    if (call->cls != TS_CLASS_TSMTTSM || call->m > W || call->n > W || !tsk_aligned(ops, sizeof(T)))
-        return TSK_DECLINED;
-    if (call->m == 0 || call->n == 0)
-        return TSK_RAN;
-    if (call->k == 0 || tsk_host_is_zero<T>((const T *)call->alpha))
-        return tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
-    int threads = params && params->threads ? params->threads : 256;
+    tsk_status done;
+    if (!tsk_tsmttsm_begin<T>(call, ops, W, stream, &done))
+        return done;
+    int threads = tsk_threads_or(params, 256);
     if (threads > 256 || threads % 32)
         return TSK_DECLINED;
     const bool ak = call->transa != 'N', bk = call->transb == 'N';
@@ -215,7 +212,7 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
     p.b = ttd_operand_of((const T *)ops->b, ops->ldb, (int)call->n, bk, call->transb == 'C', call->k);
     p.k = call->k;
     p.nchunks = (call->k + ttd_shape<T, W>::KCH - 1) / ttd_shape<T, W>::KCH;
-    int bps = params ? params->blocks_per_sm : 0;
+    int bps = tsk_blocks_per_sm_or(params, 0);
     if (ak)
         return bk ? ttd_run<T, W, true, true>(call, ops, p, threads, bps, stream)
                   : ttd_run<T, W, true, false>(call, ops, p, threads, bps, stream);
@@ -226,7 +223,7 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
 } /* namespace */
 
 #define TSMTTSM_DMMA_ENTRY(p, P, T, W) \
-    { "tsmttsm_dmma_" #p "_w" #W, TS_CLASS_TSMTTSM, P, '*', '*', W / 2 + 1, W, tsmttsm_dmma_launch<T, W> },
+    TSK_ANY_ROW("tsmttsm_dmma_" #p "_w" #W, TS_CLASS_TSMTTSM, P, W, (tsmttsm_dmma_launch<T, W>))
 
 const tsk_instance tsk_tsmttsm_dmma_instances[] = {
     TSMTTSM_DMMA_ENTRY(s, TS_S, float, 16) TSMTTSM_DMMA_ENTRY(s, TS_S, float, 32)

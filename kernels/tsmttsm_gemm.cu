@@ -521,12 +521,9 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
 {
     typedef typename tsk_elem<P>::type T;
     typedef tsmttsm_cfg<T, W, RING> C;
-    if (call->m > W || call->n > W || !tsk_aligned(ops, sizeof(T)))
-        return TSK_DECLINED;
-    if (call->m == 0 || call->n == 0)
-        return TSK_RAN;
-    if (call->k == 0 || tsk_host_is_zero<T>((const T *)call->alpha))
-        return tsk_status_of(tsk_scale_c<T>(call, (T *)ops->c, ops->ldc, stream));
+    tsk_status done;
+    if (!tsk_tsmttsm_begin<T>(call, ops, W, stream, &done))
+        return done;
 
     tsmttsm_args<T> p;
     p.a = tsmttsm_operand_of<T, C>((const T *)ops->a, ops->lda, (int)call->m, call->transa != 'N',
@@ -538,8 +535,7 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     int bps = tsk_resident_blocks<tsmttsm_partial_kernel<T, W, RING>>(C::NT, C::SMEM);
     if (bps <= 0)
         return TSK_ERROR;
-    if (params && params->blocks_per_sm > 0)
-        bps = params->blocks_per_sm;
+    bps = tsk_blocks_per_sm_or(params, bps);
     int64_t grid = (int64_t)tsk_sm_count() * bps;
     if (grid > p.nchunks)
         grid = p.nchunks;
@@ -565,9 +561,8 @@ constexpr bool tsmttsm_ring_first(int prec, int w)
  * widths above the previous one. */
 #define TSMTTSM_NAME(p, w, ta, tb, ring) \
     ((ring) ? "tsmttsm_" #p "_" #ta #tb "_w" #w "_ring" : "tsmttsm_" #p "_" #ta #tb "_w" #w "_regs")
-#define TSMTTSM_ENTRY(p, P, w, ta, tb, TA, TB, ring)                              \
-    { TSMTTSM_NAME(p, w, ta, tb, ring), TS_CLASS_TSMTTSM, P, TA, TB, w / 2 + 1, w, \
-      tsmttsm_launch<P, w, ring> },
+#define TSMTTSM_ENTRY(p, P, w, ta, tb, TA, TB, ring) \
+    TSK_ROW(TSMTTSM_NAME(p, w, ta, tb, ring), TS_CLASS_TSMTTSM, P, TA, TB, w, (tsmttsm_launch<P, w, ring>))
 #define TSMTTSM_ONE(p, P, w, ta, tb, TA, TB)                               \
     TSMTTSM_ENTRY(p, P, w, ta, tb, TA, TB, tsmttsm_ring_first(P, w))       \
     TSMTTSM_ENTRY(p, P, w, ta, tb, TA, TB, !tsmttsm_ring_first(P, w))
