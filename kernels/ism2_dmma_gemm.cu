@@ -23,24 +23,24 @@ namespace {
 
 extern __shared__ double2 ism2_dmma_smem[];
 
-/* Tiles of 8 rows per warp, in pairs (one DMMA covers 16 rows): 32
- * registers of accumulators where that allows two pairs, at most 4 tiles;
- * each fragment of Q read feeds RT / 2 DMMAs.  Where the rows are P's unit
- * stride (not KFAST), a warp copies runs of 8 RT elements of each k-column:
- * single precision takes 4 tiles where 64 accumulator registers allow, so
- * those runs are whole 128-byte lines (2 tiles, 64-byte runs, kept S width
- * 32 'N' at 61-66% of the roofline).  P comes in chunks of KC
+/* Tiles of 8 rows per warp, in pairs (one DMMA covers 16 rows): as many
+ * as 64 accumulator registers allow, at least a pair, at most 4 tiles; each
+ * fragment of Q read feeds RT / 2 DMMAs.  Where the rows are P's unit
+ * stride (not KFAST), a warp copies runs of 8 RT elements of each k-column,
+ * whole 128-byte lines for single precision at 4 tiles.  The budget was 32
+ * registers until width 32 measured faster with 4 tiles (H200: S 'T' 1.65x
+ * over cuBLAS against 1.55x, D 'N' 1.04x against 0.90x; S 'N' had its 4
+ * tiles for its 128-byte runs already; C and Z width 16 measured the
+ * same); S width 64 and C width 32 at 4 tiles (128 registers) measured
+ * 10-15% slower.  P comes in chunks of KC
  * k-steps, 128 bytes of each row, through a ring of STAGES chunks in
  * shared memory private to the warp. */
 template <typename T, int W, bool KFAST> struct dmma_shape {
     typedef typename dmma_wide<T>::type D;
     static const int words = (int)sizeof(D) / 8;
     static const int NT = W / 8, KS = W / 4;
-    static const int fit = 16 / (NT * 2 * words);
-    static const int RT_FIT = fit < 2 ? 2 : fit > 4 ? 4 : fit;
-    static const int LINE = 128 / (8 * (int)sizeof(T)); /* tiles for a 128-byte run */
-    static const bool WIDEN = !KFAST && RT_FIT < LINE && LINE <= 4 && NT * words * 8 * LINE / 2 <= 64;
-    static const int RT = WIDEN ? LINE : RT_FIT;
+    static const int fit = 32 / (NT * 2 * words);
+    static const int RT = fit < 2 ? 2 : fit > 4 ? 4 : fit;
     static const int kfit = 32 / (int)sizeof(T);
     static const int KC = kfit > KS ? KS : kfit;
     static const int KI = KC < 4 ? KC : 4; /* k-steps per DMMA */

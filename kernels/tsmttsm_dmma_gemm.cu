@@ -3,15 +3,18 @@
  * kernel (tsmttsm_gemm.cu) is bound by issuing its multiply-adds and
  * shared-memory reads: C = alpha op(A) op(B) + beta C, m, n <= W, k long.
  *
- * Every warp of a resident grid takes chunks of KCH values of k in turn
- * (warp g takes chunks g, g + warps, ...), streams op(A)^T and op(B) of
- * each through a ring of shared-memory tiles private to the warp, filled by
- * cp.async along each operand's unit stride, and accumulates all of C
- * (rows padded to 16, one DMMA's height) in registers.  The block's warps
- * then add their tiles in shared memory in warp order, the block writes one
- * partial C, and tsk_sum_partials adds the partials in block order: results
- * are bitwise reproducible.  Operands are widened to double as they are
- * read from shared memory; each block's partial is rounded once. */
+ * Every team of a resident grid takes chunks of KCH values of k in turn
+ * (team g takes chunks g, g + teams, ...), streams op(A)^T and op(B) of
+ * each through a ring of shared-memory tiles private to the team, filled by
+ * cp.async along each operand's unit stride, and accumulates C (rows padded
+ * to 16, one DMMA's height) in registers.  A team is one warp holding all
+ * of C up to width 32; at width 64 all of C would take 256 registers a
+ * lane, so a team is 2 x 2 warps, each holding a quarter of C.  The block's
+ * teams then add their tiles in shared memory in team order, the block
+ * writes one partial C, and tsk_sum_partials adds the partials in block
+ * order: results are bitwise reproducible.  Operands are widened to double
+ * as they are read from shared memory; each block's partial is rounded
+ * once. */
 #include <cuda_pipeline_primitives.h>
 #include "tsk_dmma.cuh"
 #include "tsk_view.cuh"
@@ -26,7 +29,9 @@ template <typename T, int W> struct ttd_shape {
     static const int NT = W / 8;                 /* 8-column tiles over n */
     static const int KCH = 128 / (int)sizeof(T); /* k per chunk: a 128-byte line of a column */
     static const int KS = KCH / 4, KI = KS < 4 ? KS : 4;
-    static const int STAGES = W >= 32 ? 3 : 4; /* 8 warps' rings fit at width 32 */
+    static const int STAGES = W == 32 ? 3 : 4; /* 8 warps' rings fit at width 32, 2 teams' at 64 */
+    static const int WM = W == 64 ? 2 : 1, WN = WM; /* a team's warps over C's rows and columns */
+    static const int TEAM = WM * WN, NPW = NP / WM, NTW = NT / WN;
 };
 
 /* An operand's tile of one chunk: DIMS columns (op(A)'s rows, op(B)'s
@@ -52,17 +57,29 @@ template <typename T> struct ttd_args {
     T *ws;
 };
 
-/* Starts the copies of chunk c of operand o into its tile. */
-template <typename T, int DIMS, bool KFAST>
+/* Starts the copies of chunk c of operand o into its tile, shared by a
+ * team of THREADS threads. */
+template <typename T, int DIMS, bool KFAST, int THREADS>
 __device__ __forceinline__ void ttd_copy(T *st, const ttd_operand<T> &o, int64_t k, int64_t c)
 {
     typedef ttd_tile<T, DIMS, KFAST> L;
     const int64_t k0 = c * L::KCH;
     const T *x = KFAST ? o.x + k0 : o.x + k0 * o.ld;
     if (KFAST)
-        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, o.ld, k - k0, o.dim, o.x, o.vec);
+        dmma_copy_tile<T, L::outer, L::inner, L::ld, THREADS>(st, x, o.ld, k - k0, o.dim, o.x, o.vec);
     else
-        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, o.ld, o.dim, k - k0, o.x, o.vec);
+        dmma_copy_tile<T, L::outer, L::inner, L::ld, THREADS>(st, x, o.ld, o.dim, k - k0, o.x, o.vec);
+}
+
+/* Orders a team's ring: a warp's walk is uniform over it (mma.sync is
+ * warp-wide); a larger team waits at its own named barrier (0 is
+ * __syncthreads'). */
+template <int TEAM> __device__ __forceinline__ void ttd_team_sync(int team)
+{
+    if (TEAM == 1)
+        __syncwarp();
+    else
+        asm volatile("bar.sync %0, %1;" ::"r"(team + 1), "r"(32 * TEAM) : "memory");
 }
 
 template <typename T, int W, bool AK, bool BK>
@@ -72,48 +89,48 @@ __global__ void __launch_bounds__(256) tsmttsm_dmma_kernel(ttd_args<T> p)
     typedef typename S::D D;
     typedef ttd_tile<T, 16 * S::NP, AK> LA;
     typedef ttd_tile<T, 8 * S::NT, BK> LB;
-    const int NP = S::NP, NT = S::NT, KS = S::KS, KI = S::KI, STAGES = S::STAGES;
+    const int NPW = S::NPW, NTW = S::NTW, KS = S::KS, KI = S::KI, STAGES = S::STAGES, TEAM = S::TEAM;
     const int STAGE = LA::elems + LB::elems;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x / 32;
-    const int wpb = blockDim.x / 32;
-    const int64_t warps = (int64_t)gridDim.x * wpb, first = (int64_t)blockIdx.x * wpb + warp;
-    const int64_t mine = first < p.nchunks ? (p.nchunks - first + warps - 1) / warps : 0;
-    T *ring = reinterpret_cast<T *>(tsmttsm_dmma_smem) + warp * STAGES * STAGE;
+    const int team = warp / TEAM, tpb = blockDim.x / 32 / TEAM;
+    /* This warp's part of C: rows from 16 NPW wr, columns from 8 NTW wc. */
+    const int wr = warp % TEAM % S::WM, wc = warp % TEAM / S::WM;
+    const int64_t teams = (int64_t)gridDim.x * tpb, first = (int64_t)blockIdx.x * tpb + team;
+    const int64_t mine = first < p.nchunks ? (p.nchunks - first + teams - 1) / teams : 0;
+    T *ring = reinterpret_cast<T *>(tsmttsm_dmma_smem) + team * STAGES * STAGE;
 
-    /* The walk over chunks is uniform over the warp (mma.sync is
-     * warp-wide), so __syncwarp orders its ring. */
 #pragma unroll
     for (int n = 0; n < STAGES - 1; n++) {
         if (n < mine) {
-            ttd_copy<T, 16 * NP, AK>(ring + n * STAGE, p.a, p.k, first + n * warps);
-            ttd_copy<T, 8 * NT, BK>(ring + n * STAGE + LA::elems, p.b, p.k, first + n * warps);
+            ttd_copy<T, 16 * S::NP, AK, 32 * TEAM>(ring + n * STAGE, p.a, p.k, first + n * teams);
+            ttd_copy<T, 8 * S::NT, BK, 32 * TEAM>(ring + n * STAGE + LA::elems, p.b, p.k, first + n * teams);
         }
         __pipeline_commit();
     }
-    dmma_tile<D> acc[NP][NT];
+    dmma_tile<D> acc[NPW][NTW];
     dmma_zero(acc);
     for (int64_t n = 0; n < mine; n++) {
         __pipeline_wait_prior(STAGES - 2);
-        __syncwarp();
+        ttd_team_sync<TEAM>(team);
         const int64_t ahead = n + STAGES - 1;
         if (ahead < mine) {
             T *st = ring + ahead % STAGES * STAGE;
-            ttd_copy<T, 16 * NP, AK>(st, p.a, p.k, first + ahead * warps);
-            ttd_copy<T, 8 * NT, BK>(st + LA::elems, p.b, p.k, first + ahead * warps);
+            ttd_copy<T, 16 * S::NP, AK, 32 * TEAM>(st, p.a, p.k, first + ahead * teams);
+            ttd_copy<T, 8 * S::NT, BK, 32 * TEAM>(st + LA::elems, p.b, p.k, first + ahead * teams);
         }
         __pipeline_commit();
         const T *sa = ring + n % STAGES * STAGE, *sb = sa + LA::elems;
 #pragma unroll
         for (int x = 0; x < KS; x += KI) {
-            /* a[pp][2 j + h]: row 16 pp + g + 8 h of op(A), k-step x + j */
-            D a[NP][2 * KI];
-            dmma_load_a<NP, KI, LA::ld, AK, false>(a, sa, 0, x, p.a.conj);
+            /* a[pp][2 j + h]: row 16 (NPW wr + pp) + g + 8 h of op(A), k-step x + j */
+            D a[NPW][2 * KI];
+            dmma_load_a<NPW, KI, LA::ld, AK, false>(a, sa, 16 * NPW * wr, x, p.a.conj);
 #pragma unroll
-            for (int nt = 0; nt < NT; nt++) {
+            for (int nt = 0; nt < NTW; nt++) {
                 D b[KI];
-                dmma_load_b<KI, LB::ld, BK>(b, sb, nt, x, p.b.conj);
+                dmma_load_b<KI, LB::ld, BK>(b, sb, NTW * wc + nt, x, p.b.conj);
 #pragma unroll
-                for (int pp = 0; pp < NP; pp++)
+                for (int pp = 0; pp < NPW; pp++)
                     acc[pp][nt].template mma<KI>(a[pp], b);
             }
         }
@@ -121,19 +138,20 @@ __global__ void __launch_bounds__(256) tsmttsm_dmma_kernel(ttd_args<T> p)
     __pipeline_wait_prior(0);
     __syncthreads();
 
-    /* The warps add their tiles into shared memory (the rings are done),
-     * one after another in warp order. */
-    const int M = 16 * NP;
+    /* The teams add their tiles into shared memory (the rings are done),
+     * one after another in team order. */
+    const int M = 16 * S::NP;
     D *red = reinterpret_cast<D *>(tsmttsm_dmma_smem); /* red[i + j M] */
-    for (int turn = 0; turn < wpb; turn++) {
-        if (warp == turn) {
+    for (int turn = 0; turn < tpb; turn++) {
+        if (team == turn) {
 #pragma unroll
-            for (int pp = 0; pp < NP; pp++)
+            for (int pp = 0; pp < NPW; pp++)
 #pragma unroll
-                for (int nt = 0; nt < NT; nt++)
+                for (int nt = 0; nt < NTW; nt++)
 #pragma unroll
                     for (int x = 0; x < 4; x++) {
-                        D *r = red + 16 * pp + g + 8 * (x / 2) + (8 * nt + 2 * t + x % 2) * M;
+                        const int i = 16 * (NPW * wr + pp) + g + 8 * (x / 2), j = 8 * (NTW * wc + nt) + 2 * t + x % 2;
+                        D *r = red + i + j * M;
                         *r = turn == 0 ? acc[pp][nt].at(x) : tsk_add(*r, acc[pp][nt].at(x));
                     }
         }
@@ -153,27 +171,29 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
     if (!built)
         return TSK_DECLINED;
     typedef ttd_shape<T, W> S;
-    /* As many warps as asked for whose rings fit in a block. */
-    const size_t per_warp = (size_t)S::STAGES *
+    /* As many teams as asked for whose rings fit in a block. */
+    const int team_threads = 32 * S::TEAM;
+    const size_t per_team = (size_t)S::STAGES *
                             (ttd_tile<T, 16 * S::NP, AK>::elems + ttd_tile<T, 8 * S::NT, BK>::elems) * sizeof(T);
     int dev = 0, most_smem = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&most_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return TSK_ERROR;
-    if (threads / 32 > (int)(most_smem / per_warp))
-        threads = (int)(most_smem / per_warp) * 32;
-    if (threads < 32)
+    if (threads / team_threads > (int)(most_smem / per_team))
+        threads = (int)(most_smem / per_team) * team_threads;
+    if (threads < team_threads)
         return TSK_DECLINED;
-    const size_t ring = (size_t)threads / 32 * per_warp;
+    const size_t ring = (size_t)threads / team_threads * per_team;
     const size_t red = (size_t)16 * S::NP * W * sizeof(typename S::D);
     const size_t smem = ring > red ? ring : red;
     const int resident = tsk_resident_blocks<tsmttsm_dmma_kernel<T, W, AK, BK>>(threads, smem);
     if (resident < 1)
         return TSK_ERROR;
-    /* The grid stays resident; at least one chunk for every warp. */
+    /* The grid stays resident; at least one chunk for every team. */
     if (bps <= 0 || bps > resident)
         bps = resident;
-    int64_t grid = (int64_t)tsk_sm_count() * bps, most = (p.nchunks + threads / 32 - 1) / (threads / 32);
+    const int tpb = threads / team_threads;
+    int64_t grid = (int64_t)tsk_sm_count() * bps, most = (p.nchunks + tpb - 1) / tpb;
     if (grid > most)
         grid = most;
     return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
@@ -204,7 +224,7 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
     if (!tsk_tsmttsm_begin<T>(call, ops, W, stream, &done))
         return done;
     int threads = tsk_threads_or(params, 256);
-    if (threads > 256 || threads % 32)
+    if (threads > 256 || threads % (32 * ttd_shape<T, W>::TEAM))
         return TSK_DECLINED;
     const bool ak = call->transa != 'N', bk = call->transb == 'N';
     ttd_args<T> p;
@@ -227,6 +247,7 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
 
 const tsk_instance tsk_tsmttsm_dmma_instances[] = {
     TSMTTSM_DMMA_ENTRY(s, TS_S, float, 16) TSMTTSM_DMMA_ENTRY(s, TS_S, float, 32)
+    TSMTTSM_DMMA_ENTRY(s, TS_S, float, 64)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 8) TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 16)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 32)
 };

@@ -514,13 +514,16 @@ static tsmttsm_operand<T> tsmttsm_operand_of(const T *x, int64_t ld, int dim, bo
 }
 
 /* Reads params->blocks_per_sm (0: as many as fit); the block size is fixed
- * at 256 by the instance. */
+ * by the instance, so another params->threads is declined (the tuner's
+ * block-size variants are for the DMMA instances). */
 template <int P, int W, bool RING>
 static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                                  const tsk_params *params)
 {
     typedef typename tsk_elem<P>::type T;
     typedef tsmttsm_cfg<T, W, RING> C;
+    if (tsk_threads_or(params, C::NT) != C::NT)
+        return TSK_DECLINED;
     tsk_status done;
     if (!tsk_tsmttsm_begin<T>(call, ops, W, stream, &done))
         return done;

@@ -72,11 +72,12 @@ static const scalars cases[4] = {
 
 static double eps_of(ts_prec p) { return p == TS_S || p == TS_C ? 0x1p-24 : 0x1p-53; }
 
-/* One configuration: 1 when C is right (twice, bitwise equal), 0 when not
- * (why says how), -1 when the instance declined and `may_decline`. */
-static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, char tb, int64_t m, int64_t n,
-                 int64_t k, int mirror, int width, int round, int may_decline, const scalars *sc, char *why,
-                 size_t whylen)
+/* One configuration, launched with `params` (NULL: the instance's
+ * defaults): 1 when C is right (twice, bitwise equal), 0 when not (why says
+ * how), -1 when the instance declined and `may_decline`. */
+static int check(const tsk_instance *inst, const tsk_params *params, ts_class cls, ts_prec p, char ta, char tb,
+                 int64_t m, int64_t n, int64_t k, int mirror, int width, int round, int may_decline,
+                 const scalars *sc, char *why, size_t whylen)
 {
     size_t e = ts_elem_size(p);
     ts_call call;
@@ -121,7 +122,7 @@ static int check(const tsk_instance *inst, ts_class cls, ts_prec p, char ta, cha
     void *runs[2] = { c1, c2 };
     for (int r = 0; r < 2 && ok; r++) {
         cudaMemcpy(dev_c, c0, nc * e, cudaMemcpyHostToDevice);
-        tsk_status st = inst->launch(&call, &ops, 0, NULL);
+        tsk_status st = inst->launch(&call, &ops, 0, params);
         cudaError_t ce = cudaDeviceSynchronize();
         if (st == TSK_DECLINED && ce == cudaSuccess && may_decline) {
             ok = -1;
@@ -231,7 +232,7 @@ static void test_instance(const tsk_instance *inst, int *counter)
                 int64_t m, n, k;
                 const scalars *sc = &cases[(*counter)++ % 4];
                 shape(inst->cls, mirror, w, x % 2, &m, &n, &k);
-                ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, round,
+                ok = check(inst, NULL, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, round,
                            !round && inst->cls == TS_CLASS_TSM2, sc, why, sizeof why);
                 declined += ok < 0;
                 ok = ok != 0;
@@ -248,7 +249,7 @@ static void test_instance(const tsk_instance *inst, int *counter)
             int64_t m = mirror ? inst->min_width : 301, n = mirror ? 301 : inst->min_width, k = 2053;
             char ta = mirror ? 'T' : 'N', tb = mirror ? 'T' : 'N';
             const scalars *sc = &cases[(*counter)++ % 4];
-            ok = check(inst, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, 1, 0, sc, why,
+            ok = check(inst, NULL, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, 1, 0, sc, why,
                        sizeof why);
             runs++;
             if (!ok)
@@ -276,8 +277,10 @@ static int selected(const char *name, const char *list)
 }
 
 /* Every row of each tuning table names a compiled instance that serves its
- * cell (a stale table would silently send cells to cuBLAS). */
-static void test_tuning_table(void)
+ * cell and runs a call of the cell right with the row's parameters (a stale
+ * table, or parameters the instance declines, would silently send cells to
+ * cuBLAS). */
+static void test_tuning_table(int *counter)
 {
     size_t bad = 0, used = 0;
     for (size_t i = 0; i < tsk_tuning_sm90_nrows; i++) {
@@ -290,9 +293,19 @@ static void test_tuning_table(void)
             r->width > inst->max_width) {
             tap_diag("sm_90 row %zu names %s, which does not serve its cell", i, r->instance);
             bad++;
+            continue;
+        }
+        char why[256] = "";
+        int64_t m, n, k;
+        shape(r->cls, 0, r->width, 0, &m, &n, &k);
+        if (check(inst, &r->params, r->cls, r->prec, r->transa, r->transb, m, n, k, 0, r->width, 1, 0,
+                  &cases[(*counter)++ % 4], why, sizeof why) != 1) {
+            tap_diag("sm_90 row %zu, %s %c%c w%d with its parameters: %s", i, r->instance, r->transa, r->transb,
+                     r->width, why);
+            bad++;
         }
     }
-    tap_ok(bad == 0, "tuning table sm_90: %zu kernel rows name instances serving their cells", used);
+    tap_ok(bad == 0, "tuning table sm_90: %zu kernel rows name instances that run their cells right", used);
 }
 
 int main(void)
@@ -315,6 +328,6 @@ int main(void)
         if (only == NULL || selected(inst->name, only))
             test_instance(inst, &counter);
     }
-    test_tuning_table();
+    test_tuning_table(&counter);
     return tap_done();
 }

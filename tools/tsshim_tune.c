@@ -39,7 +39,7 @@ static const tsk_params tsm2_variants[] = { { 128, 0, 0 }, { 256, 0, 0 }, { 512,
                                             { 256, 16, 0 } };
 static const tsk_params ism2_variants[] = { { 128, 4, 0 }, { 128, 8, 0 }, { 128, 16, 0 },
                                             { 256, 2, 0 }, { 256, 4, 0 }, { 256, 8, 0 } };
-static const tsk_params tsmttsm_variants[] = { { 0, 0, 0 }, { 0, 1, 0 }, { 0, 2, 0 }, { 0, 4, 0 } };
+static const tsk_params tsmttsm_variants[] = { { 0, 0, 0 }, { 0, 1, 0 }, { 0, 2, 0 }, { 0, 4, 0 }, { 128, 0, 0 } };
 
 static void variants_of(ts_class cls, const tsk_params **v, size_t *n)
 {
