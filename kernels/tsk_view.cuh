@@ -131,12 +131,24 @@ static inline int tsk_sm_count(void)
     return n;
 }
 
-/* Launches above 48 KB of dynamic shared memory must opt in per kernel. */
+/* Launches above 48 KB of dynamic shared memory must opt in per kernel.
+ * The opt-in is always the device's most, not this launch's need: a kernel
+ * launched with several block sizes, or from several threads, would
+ * otherwise have its limit lowered by one launch under another's feet
+ * (ISM2 DMMA Z width 16 at 256 threads failed after a 128-thread call). */
 template <typename K> static inline cudaError_t tsk_allow_smem(K kernel, size_t bytes)
 {
     if (bytes <= 48 * 1024)
         return cudaSuccess;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    int dev = 0, most = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    if (e != cudaSuccess)
+        return e;
+    if (bytes > (size_t)most)
+        return cudaErrorInvalidValue;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
 }
 
 static inline tsk_status tsk_status_of(cudaError_t e)

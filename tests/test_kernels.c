@@ -276,11 +276,42 @@ static int selected(const char *name, const char *list)
     return 0;
 }
 
+/* Every instance at its widest, block sizes 256, 128 and 256 in turn (an
+ * instance may decline one it does not have): a launch must not undo what
+ * a launch with another block size set up.  The shared-memory opt-in once
+ * followed each block size's need, and the second 256 then failed. */
+static void test_block_sizes(int *counter, const char *only)
+{
+    static const tsk_params sizes[3] = { { 256, 0, 0 }, { 128, 0, 0 }, { 256, 0, 0 } };
+    size_t bad = 0, declined = 0;
+    for (size_t i = 0; i < tsk_instance_count(); i++) {
+        const tsk_instance *inst = tsk_instance_at(i);
+        if (only != NULL && !selected(inst->name, only))
+            continue;
+        const int w = inst->max_width;
+        const char ta = inst->transa == TSK_ANY_TRANS ? 'N' : inst->transa;
+        const char tb = inst->transb == TSK_ANY_TRANS ? 'N' : inst->transb;
+        int64_t m, n, k;
+        shape(inst->cls, 0, w, 0, &m, &n, &k);
+        for (int z = 0; z < 3; z++) {
+            char why[256] = "";
+            int ok = check(inst, &sizes[z], inst->cls, inst->prec, ta, tb, m, n, k, 0, w, 1, 1,
+                           &cases[(*counter)++ % 4], why, sizeof why);
+            declined += ok < 0;
+            if (ok == 0) {
+                tap_diag("%s at %d threads (turn %d): %s", inst->name, sizes[z].threads, z, why);
+                bad++;
+            }
+        }
+    }
+    tap_ok(bad == 0, "every instance with block sizes 256, 128, 256 in turn (%zu launches declined)", declined);
+}
+
 /* Every row of each tuning table names a compiled instance that serves its
- * cell and runs a call of the cell right with the row's parameters (a stale
- * table, or parameters the instance declines, would silently send cells to
- * cuBLAS). */
-static void test_tuning_table(int *counter)
+ * cell and, unless `run` is 0, runs a call of the cell right with the row's
+ * parameters (a stale table, or parameters the instance declines, would
+ * silently send cells to cuBLAS). */
+static void test_tuning_table(int *counter, int run)
 {
     size_t bad = 0, used = 0;
     for (size_t i = 0; i < tsk_tuning_sm90_nrows; i++) {
@@ -298,14 +329,15 @@ static void test_tuning_table(int *counter)
         char why[256] = "";
         int64_t m, n, k;
         shape(r->cls, 0, r->width, 0, &m, &n, &k);
-        if (check(inst, &r->params, r->cls, r->prec, r->transa, r->transb, m, n, k, 0, r->width, 1, 0,
+        if (run && check(inst, &r->params, r->cls, r->prec, r->transa, r->transb, m, n, k, 0, r->width, 1, 0,
                   &cases[(*counter)++ % 4], why, sizeof why) != 1) {
             tap_diag("sm_90 row %zu, %s %c%c w%d with its parameters: %s", i, r->instance, r->transa, r->transb,
                      r->width, why);
             bad++;
         }
     }
-    tap_ok(bad == 0, "tuning table sm_90: %zu kernel rows name instances that run their cells right", used);
+    tap_ok(bad == 0, "tuning table sm_90: %zu kernel rows name instances that %s", used,
+           run ? "run their cells right" : "serve their cells (not run: TSK_TEST_PARAMS=0)");
 }
 
 int main(void)
@@ -328,6 +360,12 @@ int main(void)
         if (only == NULL || selected(inst->name, only))
             test_instance(inst, &counter);
     }
-    test_tuning_table(&counter);
+    /* TSK_TEST_PARAMS=0 (compute-sanitizer runs): no reruns with tuning
+     * parameters; their kernels are the instance tests' kernels. */
+    const char *params = getenv("TSK_TEST_PARAMS");
+    const int rerun = params == NULL || strcmp(params, "0") != 0;
+    if (rerun)
+        test_block_sizes(&counter, only);
+    test_tuning_table(&counter, rerun);
     return tap_done();
 }
