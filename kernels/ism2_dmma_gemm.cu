@@ -32,7 +32,8 @@ extern __shared__ double2 ism2_dmma_smem[];
  * over cuBLAS against 1.55x, D 'N' 1.04x against 0.90x; S 'N' had its 4
  * tiles for its 128-byte runs already; C and Z width 16 measured the
  * same); S width 64 and C width 32 at 4 tiles (128 registers) measured
- * 10-15% slower.  P comes in chunks of KC
+ * 4-16% slower, and so did two warps sharing 4 tiles, each with half the
+ * columns (4-11%).  P comes in chunks of KC
  * k-steps, 128 bytes of each row, through a ring of STAGES chunks in
  * shared memory private to the warp. */
 template <typename T, int W, bool KFAST> struct dmma_shape {
