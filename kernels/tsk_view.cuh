@@ -122,13 +122,19 @@ static inline int tsk_blocks_per_sm_or(const tsk_params *params, int dflt)
     return params && params->blocks_per_sm > 0 ? params->blocks_per_sm : dflt;
 }
 
-static inline int tsk_sm_count(void)
+/* An attribute of the current device, 0 when the runtime cannot say. */
+static inline int tsk_device_attr(cudaDeviceAttr attr)
 {
     int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
-        return 1;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, attr, dev) != cudaSuccess)
+        return 0;
     return n;
+}
+
+static inline int tsk_sm_count(void)
+{
+    const int n = tsk_device_attr(cudaDevAttrMultiProcessorCount);
+    return n > 0 ? n : 1;
 }
 
 /* Launches above 48 KB of dynamic shared memory must opt in per kernel.
@@ -140,12 +146,7 @@ template <typename K> static inline cudaError_t tsk_allow_smem(K kernel, size_t 
 {
     if (bytes <= 48 * 1024)
         return cudaSuccess;
-    int dev = 0, most = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-    if (e != cudaSuccess)
-        return e;
+    const int most = tsk_device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     if (bytes > (size_t)most)
         return cudaErrorInvalidValue;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
