@@ -187,7 +187,7 @@ static tsk_status ism2_launch(const ts_call *call, const tsk_operands *ops, cuda
     if (blocks > cap)
         blocks = cap;
     size_t smem = (size_t)W * W * sizeof(T);
-    cudaError_t e = tsk_allow_smem(ism2_kernel<T, W, JW, R>, smem);
+    cudaError_t e = tsk_allow_smem<ism2_kernel<T, W, JW, R>>(smem);
     if (e == cudaSuccess) {
         ism2_kernel<T, W, JW, R><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
         e = cudaGetLastError();

@@ -137,19 +137,41 @@ static inline int tsk_sm_count(void)
     return n > 0 ? n : 1;
 }
 
-/* Launches above 48 KB of dynamic shared memory must opt in per kernel.
- * The opt-in is always the device's most, not this launch's need: a kernel
- * launched with several block sizes, or from several threads, would
- * otherwise have its limit lowered by one launch under another's feet
- * (ISM2 DMMA Z width 16 at 256 threads failed after a 128-thread call). */
-template <typename K> static inline cudaError_t tsk_allow_smem(K kernel, size_t bytes)
+/* The most dynamic shared memory a block may have with an opt-in, asked
+ * of the runtime once per process (of the device current then, as
+ * tsk_resident_blocks' answers). */
+static inline int tsk_smem_most(void)
 {
+    static std::atomic<int> most{ 0 };
+    int m = most.load(std::memory_order_relaxed);
+    if (m == 0) {
+        m = tsk_device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+        most.store(m, std::memory_order_relaxed);
+    }
+    return m;
+}
+
+/* Launches of kernel K above 48 KB of dynamic shared memory must opt in.
+ * The opt-in is the device's most, once per kernel, not each launch's
+ * need: a kernel launched with several block sizes, or from several
+ * threads, would otherwise have its limit lowered by one launch under
+ * another's feet (ISM2 DMMA Z width 16 at 256 threads failed after a
+ * 128-thread call), and no call pays for it again. */
+template <auto K> static inline cudaError_t tsk_allow_smem(size_t bytes)
+{
+    static std::atomic<bool> opted{ false };
     if (bytes <= 48 * 1024)
         return cudaSuccess;
-    const int most = tsk_device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    const int most = tsk_smem_most();
     if (bytes > (size_t)most)
         return cudaErrorInvalidValue;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+    if (!opted.load(std::memory_order_relaxed)) {
+        const cudaError_t e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+        if (e != cudaSuccess)
+            return e;
+        opted.store(true, std::memory_order_relaxed);
+    }
+    return cudaSuccess;
 }
 
 static inline tsk_status tsk_status_of(cudaError_t e)
@@ -157,17 +179,18 @@ static inline tsk_status tsk_status_of(cudaError_t e)
     return e == cudaSuccess ? TSK_RAN : TSK_ERROR;
 }
 
-/* Opts kernel K in to `smem` bytes of dynamic shared memory and answers
- * how many blocks of `threads` fit on an SM at once (0 when the runtime
- * refuses).  Both are asked of the runtime once per kernel and block size
- * (smem is a function of the two), not on every call. */
+/* Opts kernel K in to `smem` bytes of dynamic shared memory
+ * (tsk_allow_smem) and answers how many blocks of `threads` fit on an SM
+ * at once (0 when the runtime refuses), asked of the runtime once per
+ * kernel and block size (smem is a function of the two), not on every
+ * call. */
 template <auto K> static inline int tsk_resident_blocks(int threads, size_t smem)
 {
     static std::atomic<int> cached[1024 / 32 + 1];
     std::atomic<int> &slot = cached[threads / 32 % (1024 / 32 + 1)];
     int n = slot.load(std::memory_order_relaxed);
     if (n == 0) {
-        if (tsk_allow_smem(K, smem) != cudaSuccess ||
+        if (tsk_allow_smem<K>(smem) != cudaSuccess ||
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, K, threads, smem) != cudaSuccess || n < 1)
             return 0;
         slot.store(n, std::memory_order_relaxed);

@@ -567,7 +567,7 @@ static tsk_status tsm2_run_regs(const tsk_view &v, const tsk_scalars<T> &s, cuda
     const int R = tsk_fit<T, W, 2>::value, KU = tsm2_depth<T, R * VK, 1, 2, 64 / W>::value;
     size_t smem = 2 * (size_t)32 * KU * VK * W * sizeof(T);
     int64_t blocks = (v.nl + nwarp * R - 1) / (nwarp * R);
-    cudaError_t e = tsk_allow_smem(tsm2_k_unit<T, W, R, KU>, smem);
+    cudaError_t e = tsk_allow_smem<tsm2_k_unit<T, W, R, KU>>(smem);
     if (e == cudaSuccess) {
         tsm2_k_unit<T, W, R, KU><<<(unsigned)blocks, threads, smem, stream>>>(v, s);
         e = cudaGetLastError();

@@ -175,7 +175,7 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
     const int team_threads = 32 * S::TEAM;
     const size_t per_team = (size_t)S::STAGES *
                             (ttd_tile<T, 16 * S::NP, AK>::elems + ttd_tile<T, 8 * S::NT, BK>::elems) * sizeof(T);
-    const int most_smem = tsk_device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    const int most_smem = tsk_smem_most();
     if (most_smem <= 0)
         return TSK_ERROR;
     if (threads / team_threads > (int)(most_smem / per_team))
