@@ -57,6 +57,7 @@ template <typename T, int W, bool KFAST> struct dmma_chunk {
     static const int rows = 8 * S::RT, ks = 4 * S::KC;
     static const int inner = KFAST ? ks : rows, outer = KFAST ? rows : ks;
     static const int ld = dmma_padded_line(inner, (int)sizeof(T), KFAST, S::PAIRS);
+    typedef dmma_line<ld> line;
     static const int elems = outer * ld;
 };
 
@@ -69,9 +70,22 @@ __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool v
     const int64_t i0 = g * L::rows, k0 = (int64_t)kc * L::ks;
     const T *p = (const T *)v.p, *x = p + i0 * v.p_si + k0 * v.p_sk;
     if (KFAST)
-        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, v.p_si, v.nk - k0, v.nl - i0, p, vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line>(st, x, v.p_si, v.nk - k0, v.nl - i0, p, vec);
     else
-        dmma_copy_tile<T, L::outer, L::inner, L::ld>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p, vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p, vec);
+}
+
+/* Starts the copies of the chunk d (< STAGES) chunks after chunk kc of row
+ * group g on the warp's walk (the next row group is `warps` on) into `st`.
+ * It steps rather than divides by nchunks: a division per chunk had put a
+ * chain of about twenty dependent integer operations before each copy. */
+template <typename T, int W, bool KFAST>
+__device__ __forceinline__ void dmma_copy_after(T *st, const tsk_view &v, bool vec, int64_t g, int kc, int d,
+                                                int nchunks, int64_t warps)
+{
+    for (kc += d; kc >= nchunks; kc -= nchunks)
+        g += warps;
+    dmma_copy_chunk<T, W, KFAST>(st, v, vec, g, kc);
 }
 
 template <typename T, int W, bool KFAST>
@@ -106,7 +120,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
 #pragma unroll
     for (int n = 0; n < STAGES - 1; n++) {
         if (n < total)
-            dmma_copy_chunk<T, W, KFAST>(ring + n * L::elems, v, vec, g0 + n / nchunks * warps, n % nchunks);
+            dmma_copy_after<T, W, KFAST>(ring + n * L::elems, v, vec, g0, 0, n, nchunks, warps);
         __pipeline_commit();
     }
     const int RP = RT / 2;
@@ -119,8 +133,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
         __syncwarp();
         const int64_t ahead = n + STAGES - 1;
         if (ahead < total)
-            dmma_copy_chunk<T, W, KFAST>(ring + ahead % STAGES * L::elems, v, vec,
-                                         g0 + ahead / nchunks * warps, (int)(ahead % nchunks));
+            dmma_copy_after<T, W, KFAST>(ring + ahead % STAGES * L::elems, v, vec, g, kc, STAGES - 1, nchunks, warps);
         __pipeline_commit();
         const T *st = ring + n % STAGES * L::elems;
         const D *qk = qf + kc * KC * NT * 32;
@@ -128,7 +141,7 @@ __global__ void __launch_bounds__(256) ism2_dmma_kernel(tsk_view v, tsk_scalars<
         for (int x = 0; x < KC; x += KI) {
             /* a[pp][2 j + h]: half h of the rows of pair pp, k-step x + j */
             D a[RP][2 * KI];
-            dmma_load_a<RP, KI, L::ld, KFAST, S::PAIRS>(a, st, 0, x, v.p_conj);
+            dmma_load_a<RP, KI, typename L::line, KFAST, S::PAIRS>(a, st, 0, x, v.p_conj);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
                 D b[KI];

@@ -100,25 +100,46 @@ __host__ __device__ constexpr int dmma_row(bool pairs, int g, int h)
     return pairs ? 2 * g + h : g + 8 * h;
 }
 
-/* Words (4 bytes) of the fragment element lane reads from a tile of ES
- * bytes per element stored as rows of k (kfast) or as k-columns, ld
- * elements a line: the row is dmma_row(pairs, lane / 4, 0), the k lane % 4
- * (an A fragment; a B fragment reads as stacked rows). */
-constexpr int dmma_read_word(int lane, int ld, int es, bool kfast, bool pairs)
+/* Element (o, in) of a tile of lines of ld elements: o ld + in, or, with
+ * sw > 0, the line's 16-byte vectors (ve elements) permuted by an XOR with
+ * o / sw % 8 (ld a multiple of 8 vectors): rows sw apart then start on
+ * different banks with no padding. */
+__host__ __device__ constexpr int dmma_index(int ld, int sw, int ve, int o, int in)
 {
-    const int row = dmma_row(pairs, lane / 4, 0);
-    return (kfast ? row * ld + lane % 4 : lane % 4 * ld + row) * es / 4;
+    return o * ld + (sw ? in ^ (int)((unsigned)o / sw % 8 * ve) : in);
 }
 
-/* Wavefronts of one fragment read: the worst bank's count of words. */
-constexpr int dmma_read_wavefronts(int ld, int es, bool kfast, bool pairs)
+/* A tile's line: LD elements, swizzled with row step SW (dmma_index) where
+ * SW > 0, VE elements a 16-byte vector. */
+template <int LD, int SW = 0, int VE = 1> struct dmma_line {
+    static_assert(SW == 0 || LD % (8 * VE) == 0, "a swizzled line is whole groups of 8 vectors");
+    static const int ld = LD;
+    __device__ static __forceinline__ int at(int o, int in) { return dmma_index(LD, SW, VE, o, in); }
+};
+
+/* Words (4 bytes) of the fragment element lane reads at k-step x from a
+ * tile of ES bytes per element stored as rows of k (kfast) or as k-columns,
+ * lines as dmma_index(ld, sw): the row is dmma_row(pairs, lane / 4, 0), the
+ * k 4 x + lane % 4 (an A fragment; a B fragment reads as stacked rows). */
+constexpr int dmma_read_word(int lane, int x, int ld, int sw, int es, bool kfast, bool pairs)
 {
-    int cnt[32] = {}, worst = 0;
-    for (int lane = 0; lane < 32; ++lane)
-        for (int q = 0; q < es / 4; ++q) {
-            int bank = (dmma_read_word(lane, ld, es, kfast, pairs) + q) % 32;
-            worst = ++cnt[bank] > worst ? cnt[bank] : worst;
-        }
+    const int row = dmma_row(pairs, lane / 4, 0), k = 4 * x + lane % 4, ve = 16 / es;
+    return (kfast ? dmma_index(ld, sw, ve, row, k) : dmma_index(ld, sw, ve, k, row)) * es / 4;
+}
+
+/* Wavefronts of a fragment read: the worst bank's count of words, at the
+ * worst of the first 8 k-steps. */
+constexpr int dmma_read_wavefronts(int ld, int sw, int es, bool kfast, bool pairs)
+{
+    int worst = 0;
+    for (int x = 0; x < 8; ++x) {
+        int cnt[32] = {};
+        for (int lane = 0; lane < 32; ++lane)
+            for (int q = 0; q < es / 4; ++q) {
+                int bank = (dmma_read_word(lane, x, ld, sw, es, kfast, pairs) + q) % 32;
+                worst = ++cnt[bank] > worst ? cnt[bank] : worst;
+            }
+    }
     return worst;
 }
 
@@ -128,7 +149,7 @@ constexpr int dmma_padded_line(int inner, int es, bool kfast, bool pairs)
 {
     int best = inner, best_cost = 1 << 30;
     for (int ld = inner; ld < inner + 64; ld += 16 / es) {
-        int cost = dmma_read_wavefronts(ld, es, kfast, pairs);
+        int cost = dmma_read_wavefronts(ld, 0, es, kfast, pairs);
         if (cost < best_cost) {
             best_cost = cost;
             best = ld;
@@ -147,17 +168,17 @@ template <int RP, int NT, typename D> __device__ __forceinline__ void dmma_zero(
             acc[pp][nt].zero();
 }
 
-/* Element (d, k) of a tile stored as rows of k (KFAST: st[d LD + k]) or
- * as k-columns (st[k LD + d]). */
-template <int LD, bool KFAST, typename T> __device__ __forceinline__ T dmma_at(const T *st, int d, int k)
+/* Element (d, k) of a tile of lines LN (dmma_line) stored as rows of k
+ * (KFAST: line d) or as k-columns (line k). */
+template <typename LN, bool KFAST, typename T> __device__ __forceinline__ T dmma_at(const T *st, int d, int k)
 {
-    return KFAST ? st[d * LD + k] : st[k * LD + d];
+    return KFAST ? st[LN::at(d, k)] : st[LN::at(k, d)];
 }
 
 /* dmma's A fragments of RP row pairs from a tile, k-steps x to x + KI - 1:
  * a[pp][2 j + h] is row row0 + 16 pp + dmma_row(PAIRS, g, h), k 4 (x + j)
  * + t (g = lane / 4, t = lane % 4), conjugated where conj, widened. */
-template <int RP, int KI, int LD, bool KFAST, bool PAIRS, typename T>
+template <int RP, int KI, typename LN, bool KFAST, bool PAIRS, typename T>
 __device__ __forceinline__ void dmma_load_a(typename dmma_wide<T>::type (&a)[RP][2 * KI], const T *st, int row0, int x,
                                             bool conj)
 {
@@ -167,23 +188,23 @@ __device__ __forceinline__ void dmma_load_a(typename dmma_wide<T>::type (&a)[RP]
 #pragma unroll
         for (int i = 0; i < 2 * KI; i++)
             a[pp][i] = dmma_widen(
-                tsk_conj(dmma_at<LD, KFAST>(st, row0 + 16 * pp + dmma_row(PAIRS, g, i % 2), 4 * (x + i / 2) + t), conj));
+                tsk_conj(dmma_at<LN, KFAST>(st, row0 + 16 * pp + dmma_row(PAIRS, g, i % 2), 4 * (x + i / 2) + t), conj));
 }
 
 /* dmma's B fragment of column tile nt from a tile, k-steps x to x + KI -
  * 1: b[j] is column 8 nt + g, k 4 (x + j) + t, conjugated where conj,
  * widened. */
-template <int KI, int LD, bool KFAST, typename T>
+template <int KI, typename LN, bool KFAST, typename T>
 __device__ __forceinline__ void dmma_load_b(typename dmma_wide<T>::type (&b)[KI], const T *st, int nt, int x, bool conj)
 {
     const int g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
 #pragma unroll
     for (int j = 0; j < KI; j++)
-        b[j] = dmma_widen(tsk_conj(dmma_at<LD, KFAST>(st, 8 * nt + g, 4 * (x + j) + t), conj));
+        b[j] = dmma_widen(tsk_conj(dmma_at<LN, KFAST>(st, 8 * nt + g, 4 * (x + j) + t), conj));
 }
 
 /* dmma_copy_tile with VE elements per copy. */
-template <typename T, int OUTER, int INNER, int LD, int VE, int THREADS>
+template <typename T, int OUTER, int INNER, typename LN, int VE, int THREADS>
 __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so, int64_t inner_left,
                                                   int64_t outer_left, const T *safe)
 {
@@ -193,25 +214,25 @@ __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so,
         const int o = e / per, in = e % per * VE;
         const int64_t left = inner_left - in;
         const int valid = o < outer_left && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
-        tsk_cp_async<VE * sizeof(T)>(st + o * LD + in, valid ? x + o * so + in : safe, valid);
+        tsk_cp_async<VE * sizeof(T)>(st + LN::at(o, in), valid ? x + o * so + in : safe, valid);
     }
 }
 
-/* Starts the copies of an OUTER x INNER tile, x[o * so + in], into st[o *
- * LD + in], shared by THREADS threads (a warp, or a block): 16 bytes a copy
+/* Starts the copies of an OUTER x INNER tile, x[o * so + in], into line o
+ * of st (lines LN, dmma_line), shared by THREADS threads (a warp, or a block): 16 bytes a copy
  * along the unit stride in where `vec` (the pointer and so keep them
  * aligned: dmma_vec_ok; uniform over the grid), one element otherwise.
  * Elements with in >= inner_left or o >= outer_left are zero-filled (and
  * `safe`, a valid address, is the source of copies that read nothing). */
-template <typename T, int OUTER, int INNER, int LD, int THREADS = 32>
+template <typename T, int OUTER, int INNER, typename LN, int THREADS = 32>
 __device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
                                                const T *safe, bool vec)
 {
     const int VE = 16 / (int)sizeof(T);
     if (VE > 1 && vec)
-        dmma_copy_tile_by<T, OUTER, INNER, LD, VE, THREADS>(st, x, so, inner_left, outer_left, safe);
+        dmma_copy_tile_by<T, OUTER, INNER, LN, VE, THREADS>(st, x, so, inner_left, outer_left, safe);
     else
-        dmma_copy_tile_by<T, OUTER, INNER, LD, 1, THREADS>(st, x, so, inner_left, outer_left, safe);
+        dmma_copy_tile_by<T, OUTER, INNER, LN, 1, THREADS>(st, x, so, inner_left, outer_left, safe);
 }
 
 /* C = alpha acc + beta C in the view v for a lane's RP row pairs (acc[pp][nt]

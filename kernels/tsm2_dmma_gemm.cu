@@ -37,25 +37,48 @@ template <typename T, int W> struct t2d_shape {
     static const int WARPS = 8, THREADS = 32 * WARPS, ROWS = WARPS * 16 * RP;
 };
 
+/* Stages of `bytes` each that BLOCKS blocks' shared memory holds (sm_90:
+ * 228 KB per SM, 1 KB of it reserved per block). */
+constexpr int t2d_fit(int blocks, int bytes)
+{
+    return (228 / blocks - 1) * 1024 / bytes;
+}
+
 /* The chunk of P (ROWS x KCH) and of Q (KCH x W) in shared memory, each
  * stored as it lies in memory: rows of k where k is its unit stride
  * (PK, QK), k-columns otherwise.  Where k is P's unit stride a chunk holds
  * 256 bytes of each row: every row is a separate DRAM page, and 128-byte
  * runs left DRAM at 69% (S width 16 'T', two blocks per SM); otherwise a
  * column of the chunk is already ROWS elements long and KCH is one 128-byte
- * line.  The ring has as many stages as BLOCKS blocks' shared memory allow
- * (sm_90: 228 KB per SM, 1 KB of it reserved per block), 2 to 4; one block
- * keeps 3. */
+ * line.  The ring has as many stages as BLOCKS blocks' shared memory allow,
+ * 2 to 4; one block keeps 3.  Lines are padded against bank conflicts,
+ * except P's rows of k in the real types where dropping the pad (16 bytes
+ * a row) lets the ring hold one more stage (S width 16 'T': 3 stages, not
+ * 2): there a swizzle (dmma_index) spreads the fragment reads instead, in
+ * one wavefront where the pad took two.  It costs registers (the lane's
+ * XOR is hoisted per k-step: C width 16 spilled 60 bytes under the
+ * 128-register cap of two blocks), so it goes only where it buys a stage. */
 template <typename T, int W, bool PK, bool QK> struct t2d_stage {
     typedef t2d_shape<T, W> S;
     static const int KCH = (PK ? 256 : 128) / (int)sizeof(T);
     static const int KS = KCH / 4, KI = KS < 4 ? KS : 4;
+    static const bool PAIRS = dmma_pairs<T>::value;
     static const int p_inner = PK ? KCH : S::ROWS, p_outer = PK ? S::ROWS : KCH;
     static const int q_inner = QK ? KCH : W, q_outer = QK ? W : KCH;
-    static const int p_ld = dmma_padded_line(p_inner, (int)sizeof(T), PK, dmma_pairs<T>::value);
+    static const int p_pad = dmma_padded_line(p_inner, (int)sizeof(T), PK, PAIRS);
     static const int q_ld = dmma_padded_line(q_inner, (int)sizeof(T), QK, false);
-    static const int p_elems = p_outer * p_ld, elems = p_elems + q_outer * q_ld;
-    static const int fit = (228 / S::BLOCKS - 1) * 1024 / (elems * (int)sizeof(T));
+    static const int q_elems = q_outer * q_ld;
+    static const bool SWIZZLE = PK && PAIRS && S::BLOCKS > 1 &&
+                                t2d_fit(S::BLOCKS, (p_outer * p_inner + q_elems) * (int)sizeof(T)) >
+                                    t2d_fit(S::BLOCKS, (p_outer * p_pad + q_elems) * (int)sizeof(T));
+    static const int p_sw = SWIZZLE ? dmma_row(PAIRS, 1, 0) : 0, p_ld = SWIZZLE ? p_inner : p_pad;
+    typedef dmma_line<p_ld, p_sw, 16 / (int)sizeof(T)> p_line;
+    typedef dmma_line<q_ld> q_line;
+    static_assert(dmma_read_wavefronts(p_ld, p_sw, (int)sizeof(T), PK, PAIRS) <=
+                      dmma_read_wavefronts(p_pad, 0, (int)sizeof(T), PK, PAIRS),
+                  "swizzled rows of k read as fast as padded ones");
+    static const int p_elems = p_outer * p_ld, elems = p_elems + q_elems;
+    static const int fit = t2d_fit(S::BLOCKS, elems * (int)sizeof(T));
     static const int STAGES = S::BLOCKS == 1 ? 3 : fit < 4 ? fit : 4;
     static_assert(STAGES >= 2 && STAGES <= fit, "the ring fits the shared memory");
 };
@@ -76,13 +99,13 @@ __device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pv
     int64_t po = PK ? v.p_si : v.p_sk, qo = QK ? v.q_sj : v.q_sk;
     asm volatile("" : "+l"(po), "+l"(qo));
     if (PK)
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, po, k_end - k0, v.nl - i0, p, pvec);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, typename L::p_line, N>(st, px, po, k_end - k0, v.nl - i0, p, pvec);
     else
-        dmma_copy_tile<T, L::p_outer, L::p_inner, L::p_ld, N>(st, px, po, v.nl - i0, k_end - k0, p, pvec);
+        dmma_copy_tile<T, L::p_outer, L::p_inner, typename L::p_line, N>(st, px, po, v.nl - i0, k_end - k0, p, pvec);
     if (QK)
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, qo, k_end - k0, v.nw, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, k_end - k0, v.nw, q, qvec);
     else
-        dmma_copy_tile<T, L::q_outer, L::q_inner, L::q_ld, N>(st + L::p_elems, qx, qo, v.nw, k_end - k0, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, v.nw, k_end - k0, q, qvec);
 }
 
 /* Row block blockIdx.x, k range blockIdx.y (kc values of k): C itself when
@@ -124,11 +147,11 @@ __global__ void __launch_bounds__(256, t2d_shape<T, W>::BLOCKS)
         for (int x = 0; x < KS; x += KI) {
             /* a[pp][2 j + h]: half h of row pair pp of this warp, k-step x + j */
             D a[RP][2 * KI];
-            dmma_load_a<RP, KI, L::p_ld, PK, dmma_pairs<T>::value>(a, sp, wrow, x, v.p_conj);
+            dmma_load_a<RP, KI, typename L::p_line, PK, dmma_pairs<T>::value>(a, sp, wrow, x, v.p_conj);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
                 D b[KI];
-                dmma_load_b<KI, L::q_ld, QK>(b, sq, nt, x, v.q_conj);
+                dmma_load_b<KI, typename L::q_line, QK>(b, sq, nt, x, v.q_conj);
 #pragma unroll
                 for (int pp = 0; pp < RP; pp++)
                     acc[pp][nt].template mma<KI>(a[pp], b);

@@ -41,6 +41,7 @@ template <typename T, int DIMS, bool KFAST> struct ttd_tile {
     static const int KCH = 128 / (int)sizeof(T);
     static const int inner = KFAST ? KCH : DIMS, outer = KFAST ? DIMS : KCH;
     static const int ld = dmma_padded_line(inner, (int)sizeof(T), KFAST, false);
+    typedef dmma_line<ld> line;
     static const int elems = outer * ld;
 };
 
@@ -66,9 +67,9 @@ __device__ __forceinline__ void ttd_copy(T *st, const ttd_operand<T> &o, int64_t
     const int64_t k0 = c * L::KCH;
     const T *x = KFAST ? o.x + k0 : o.x + k0 * o.ld;
     if (KFAST)
-        dmma_copy_tile<T, L::outer, L::inner, L::ld, THREADS>(st, x, o.ld, k - k0, o.dim, o.x, o.vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line, THREADS>(st, x, o.ld, k - k0, o.dim, o.x, o.vec);
     else
-        dmma_copy_tile<T, L::outer, L::inner, L::ld, THREADS>(st, x, o.ld, o.dim, k - k0, o.x, o.vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line, THREADS>(st, x, o.ld, o.dim, k - k0, o.x, o.vec);
 }
 
 /* Orders a team's ring: a warp's walk is uniform over it (mma.sync is
@@ -124,11 +125,11 @@ __global__ void __launch_bounds__(256) tsmttsm_dmma_kernel(ttd_args<T> p)
         for (int x = 0; x < KS; x += KI) {
             /* a[pp][2 j + h]: row 16 (NPW wr + pp) + g + 8 h of op(A), k-step x + j */
             D a[NPW][2 * KI];
-            dmma_load_a<NPW, KI, LA::ld, AK, false>(a, sa, 16 * NPW * wr, x, p.a.conj);
+            dmma_load_a<NPW, KI, typename LA::line, AK, false>(a, sa, 16 * NPW * wr, x, p.a.conj);
 #pragma unroll
             for (int nt = 0; nt < NTW; nt++) {
                 D b[KI];
-                dmma_load_b<KI, LB::ld, BK>(b, sb, NTW * wc + nt, x, p.b.conj);
+                dmma_load_b<KI, typename LB::line, BK>(b, sb, NTW * wc + nt, x, p.b.conj);
 #pragma unroll
                 for (int pp = 0; pp < NPW; pp++)
                     acc[pp][nt].template mma<KI>(a[pp], b);
