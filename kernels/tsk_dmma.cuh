@@ -113,7 +113,6 @@ __host__ __device__ constexpr int dmma_index(int ld, int sw, int ve, int o, int 
  * SW > 0, VE elements a 16-byte vector. */
 template <int LD, int SW = 0, int VE = 1> struct dmma_line {
     static_assert(SW == 0 || LD % (8 * VE) == 0, "a swizzled line is whole groups of 8 vectors");
-    static const int ld = LD;
     __device__ static __forceinline__ int at(int o, int in) { return dmma_index(LD, SW, VE, o, in); }
 };
 
@@ -219,9 +218,10 @@ __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so,
 }
 
 /* Starts the copies of an OUTER x INNER tile, x[o * so + in], into line o
- * of st (lines LN, dmma_line), shared by THREADS threads (a warp, or a block): 16 bytes a copy
- * along the unit stride in where `vec` (the pointer and so keep them
- * aligned: dmma_vec_ok; uniform over the grid), one element otherwise.
+ * of st (lines LN, dmma_line), shared by THREADS threads (a warp, or a
+ * block): 16 bytes a copy along the unit stride in where `vec` (the pointer
+ * and so keep them aligned: dmma_vec_ok; uniform over the grid), one
+ * element otherwise.
  * Elements with in >= inner_left or o >= outer_left are zero-filled (and
  * `safe`, a valid address, is the source of copies that read nothing). */
 template <typename T, int OUTER, int INNER, typename LN, int THREADS = 32>

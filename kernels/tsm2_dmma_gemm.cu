@@ -103,9 +103,11 @@ __device__ __forceinline__ void t2d_copy_chunk(T *st, const tsk_view &v, bool pv
     else
         dmma_copy_tile<T, L::p_outer, L::p_inner, typename L::p_line, N>(st, px, po, v.nl - i0, k_end - k0, p, pvec);
     if (QK)
-        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, k_end - k0, v.nw, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, k_end - k0, v.nw,
+                                                                          q, qvec);
     else
-        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, v.nw, k_end - k0, q, qvec);
+        dmma_copy_tile<T, L::q_outer, L::q_inner, typename L::q_line, N>(st + L::p_elems, qx, qo, v.nw, k_end - k0,
+                                                                          q, qvec);
 }
 
 /* Row block blockIdx.x, k range blockIdx.y (kc values of k): C itself when
