@@ -37,11 +37,17 @@ template <typename T, int W> struct t2d_shape {
     static const int WARPS = 8, THREADS = 32 * WARPS, ROWS = WARPS * 16 * RP;
 };
 
-/* Stages of `bytes` each that BLOCKS blocks' shared memory holds (sm_90:
+/* Stages of `bytes` each that `blocks` blocks' shared memory holds (sm_90:
  * 228 KB per SM, 1 KB of it reserved per block). */
 constexpr int t2d_fit(int blocks, int bytes)
 {
     return (228 / blocks - 1) * 1024 / bytes;
+}
+
+/* The ring's stages: as many as fit, at most 4; one block keeps 3. */
+constexpr int t2d_stages(int blocks, int bytes)
+{
+    return blocks == 1 ? 3 : t2d_fit(blocks, bytes) < 4 ? t2d_fit(blocks, bytes) : 4;
 }
 
 /* The chunk of P (ROWS x KCH) and of Q (KCH x W) in shared memory, each
@@ -50,8 +56,7 @@ constexpr int t2d_fit(int blocks, int bytes)
  * 256 bytes of each row: every row is a separate DRAM page, and 128-byte
  * runs left DRAM at 69% (S width 16 'T', two blocks per SM); otherwise a
  * column of the chunk is already ROWS elements long and KCH is one 128-byte
- * line.  The ring has as many stages as BLOCKS blocks' shared memory allow,
- * 2 to 4; one block keeps 3.  Lines are padded against bank conflicts,
+ * line.  The ring has t2d_stages stages.  Lines are padded against bank conflicts,
  * except P's rows of k in the real types where dropping the pad (16 bytes
  * a row) lets the ring hold one more stage (S width 16 'T': 3 stages, not
  * 2): there a swizzle (dmma_index) spreads the fragment reads instead, in
@@ -68,9 +73,9 @@ template <typename T, int W, bool PK, bool QK> struct t2d_stage {
     static const int p_pad = dmma_padded_line(p_inner, (int)sizeof(T), PK, PAIRS);
     static const int q_ld = dmma_padded_line(q_inner, (int)sizeof(T), QK, false);
     static const int q_elems = q_outer * q_ld;
-    static const bool SWIZZLE = PK && PAIRS && S::BLOCKS > 1 &&
-                                t2d_fit(S::BLOCKS, (p_outer * p_inner + q_elems) * (int)sizeof(T)) >
-                                    t2d_fit(S::BLOCKS, (p_outer * p_pad + q_elems) * (int)sizeof(T));
+    static const bool SWIZZLE = PK && PAIRS &&
+                                t2d_stages(S::BLOCKS, (p_outer * p_inner + q_elems) * (int)sizeof(T)) >
+                                    t2d_stages(S::BLOCKS, (p_outer * p_pad + q_elems) * (int)sizeof(T));
     static const int p_sw = SWIZZLE ? dmma_row(PAIRS, 1, 0) : 0, p_ld = SWIZZLE ? p_inner : p_pad;
     typedef dmma_line<p_ld, p_sw, 16 / (int)sizeof(T)> p_line;
     typedef dmma_line<q_ld> q_line;
@@ -78,9 +83,9 @@ template <typename T, int W, bool PK, bool QK> struct t2d_stage {
                       dmma_read_wavefronts(p_pad, 0, (int)sizeof(T), PK, PAIRS),
                   "swizzled rows of k read as fast as padded ones");
     static const int p_elems = p_outer * p_ld, elems = p_elems + q_elems;
-    static const int fit = t2d_fit(S::BLOCKS, elems * (int)sizeof(T));
-    static const int STAGES = S::BLOCKS == 1 ? 3 : fit < 4 ? fit : 4;
-    static_assert(STAGES >= 2 && STAGES <= fit, "the ring fits the shared memory");
+    static const int STAGES = t2d_stages(S::BLOCKS, elems * (int)sizeof(T));
+    static_assert(STAGES >= 2 && STAGES <= t2d_fit(S::BLOCKS, elems * (int)sizeof(T)),
+                  "the ring fits the shared memory");
 };
 
 /* Starts the block's copies of the chunk at k0 (< k_end) into stage st,
