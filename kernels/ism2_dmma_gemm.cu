@@ -62,7 +62,9 @@ template <typename T, int W, bool KFAST> struct dmma_chunk {
 };
 
 /* Starts the copies of chunk kc of row group g into `st` along P's unit
- * stride (in vectors where `vec`); what lies past nl or nk is zero-filled. */
+ * stride (in vectors where `vec`); what lies past nl or nk is zero-filled.
+ * L2 fetches 256 bytes a miss here, not tsk_cp_async's usual 128 (faster
+ * in 'T' at D width 32 and Z width 16, where a row of P is 256 bytes). */
 template <typename T, int W, bool KFAST>
 __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool vec, int64_t g, int kc)
 {
@@ -70,9 +72,9 @@ __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool v
     const int64_t i0 = g * L::rows, k0 = (int64_t)kc * L::ks;
     const T *p = (const T *)v.p, *x = p + i0 * v.p_si + k0 * v.p_sk;
     if (KFAST)
-        dmma_copy_tile<T, L::outer, L::inner, typename L::line>(st, x, v.p_si, v.nk - k0, v.nl - i0, p, vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line, 32, 256>(st, x, v.p_si, v.nk - k0, v.nl - i0, p, vec);
     else
-        dmma_copy_tile<T, L::outer, L::inner, typename L::line>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p, vec);
+        dmma_copy_tile<T, L::outer, L::inner, typename L::line, 32, 256>(st, x, v.p_sk, v.nl - i0, v.nk - k0, p, vec);
 }
 
 /* Starts the copies of the chunk d (< STAGES) chunks after chunk kc of row

@@ -11,6 +11,12 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu \
 	kernels/tsk_dispatch.c kernels/tsk_tuning_sm90.c
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
+# The .cu suffix rules (Makefile.am) track no headers, so every object that
+# includes the kernels' headers depends on all of them: an incremental build
+# after a header change had relinked old kernels.
+tsk_cuda_headers = kernels/tsk_complex.cuh kernels/tsk_copy.cuh kernels/tsk_dmma.cuh kernels/tsk_view.cuh \
+	kernels/tsk_registry.h src/ts_call.h
+$(kernels_libtskernels_la_OBJECTS): $(tsk_cuda_headers)
 
 check_PROGRAMS += tests/test_kernels
 tests_test_kernels_SOURCES = tests/test_kernels.c tests/tap.h

@@ -14,6 +14,7 @@ libtsshim_cuda_la_SOURCES = \
 	src/slicing.c src/slicing.h \
 	kernels/c_update.cu kernels/c_update.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
+$(libtsshim_cuda_la_OBJECTS): $(tsk_cuda_headers)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++
 libtsshim_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS) -module -avoid-version -shared \

@@ -17,16 +17,22 @@ template <typename T, int N> struct alignas(N * sizeof(T)) tsk_vec {
  * register operand: __pipeline_memcpy_async takes a zero-fill count instead
  * and compiles to a branch over its possible values on every copy (TSMTTSM
  * D width 8 on the H200: 83-90% of the roofline with it, 97-98% without).
- * 16-byte copies bypass L1 and ask L2 to fetch 256 bytes on a miss: the
- * kernels read their long operands whole, and the neighbouring lines are
- * asked for next (H200, DMMA TSM2 S 'T' width 8: 73% of the roofline in
- * the run before the hint, 78% with it; other cells moved within the 3-8%
- * that separates runs on different hosts). */
-template <int BYTES> __device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
+ * 16-byte copies bypass L1 and ask L2 to fetch L2PF (128 or 256) bytes on a
+ * miss: the kernels read their long operands whole.  Which size is faster
+ * depends on the kernel's walk, not on an obvious rule (H200, side by side,
+ * 2026-11-22): 128 made the TSM2 and TSMTTSM rings 2-9 points faster than
+ * 256 (TSM2 D 'N' widths 1-8 86-92% -> 96-97%, TSMTTSM S 'N' width 32
+ * 87-88% -> 93%) and beat no hint by 0-5; the ISM2 DMMA kernel keeps 256
+ * (D 'T' width 32 85% against 81%, Z 'T' width 16 87-88% against 83%). */
+template <int BYTES, int L2PF = 128>
+__device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
 {
+    static_assert(L2PF == 128 || L2PF == 256, "L2 prefetch sizes of cp.async");
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    if (BYTES == 16)
+    if (BYTES == 16 && L2PF == 256)
         asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid));
+    else if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid));
     else
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(d), "l"(src), "n"(BYTES), "r"(valid));
 }

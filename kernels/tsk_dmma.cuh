@@ -203,7 +203,7 @@ __device__ __forceinline__ void dmma_load_b(typename dmma_wide<T>::type (&b)[KI]
 }
 
 /* dmma_copy_tile with VE elements per copy. */
-template <typename T, int OUTER, int INNER, typename LN, int VE, int THREADS>
+template <typename T, int OUTER, int INNER, typename LN, int VE, int THREADS, int L2PF>
 __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so, int64_t inner_left,
                                                   int64_t outer_left, const T *safe)
 {
@@ -213,7 +213,7 @@ __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so,
         const int o = e / per, in = e % per * VE;
         const int64_t left = inner_left - in;
         const int valid = o < outer_left && left > 0 ? (left < VE ? (int)left : VE) * (int)sizeof(T) : 0;
-        tsk_cp_async<VE * sizeof(T)>(st + LN::at(o, in), valid ? x + o * so + in : safe, valid);
+        tsk_cp_async<VE * sizeof(T), L2PF>(st + LN::at(o, in), valid ? x + o * so + in : safe, valid);
     }
 }
 
@@ -223,16 +223,17 @@ __device__ __forceinline__ void dmma_copy_tile_by(T *st, const T *x, int64_t so,
  * and so keep them aligned: dmma_vec_ok; uniform over the grid), one
  * element otherwise.
  * Elements with in >= inner_left or o >= outer_left are zero-filled (and
- * `safe`, a valid address, is the source of copies that read nothing). */
-template <typename T, int OUTER, int INNER, typename LN, int THREADS = 32>
+ * `safe`, a valid address, is the source of copies that read nothing).
+ * L2PF: tsk_cp_async's L2 prefetch size. */
+template <typename T, int OUTER, int INNER, typename LN, int THREADS = 32, int L2PF = 128>
 __device__ __forceinline__ void dmma_copy_tile(T *st, const T *x, int64_t so, int64_t inner_left, int64_t outer_left,
                                                const T *safe, bool vec)
 {
     const int VE = 16 / (int)sizeof(T);
     if (VE > 1 && vec)
-        dmma_copy_tile_by<T, OUTER, INNER, LN, VE, THREADS>(st, x, so, inner_left, outer_left, safe);
+        dmma_copy_tile_by<T, OUTER, INNER, LN, VE, THREADS, L2PF>(st, x, so, inner_left, outer_left, safe);
     else
-        dmma_copy_tile_by<T, OUTER, INNER, LN, 1, THREADS>(st, x, so, inner_left, outer_left, safe);
+        dmma_copy_tile_by<T, OUTER, INNER, LN, 1, THREADS, L2PF>(st, x, so, inner_left, outer_left, safe);
 }
 
 /* C = alpha acc + beta C in the view v for a lane's RP row pairs (acc[pp][nt]
