@@ -21,8 +21,8 @@ template <typename T, int N> struct alignas(N * sizeof(T)) tsk_vec {
  * miss: the kernels read their long operands whole.  Which size is faster
  * depends on the kernel's walk, not on an obvious rule (H200, side by side,
  * 2026-11-22): 128 made the TSM2 and TSMTTSM rings 2-9 points faster than
- * 256 (TSM2 D 'N' widths 1-8 86-92% -> 96-97%, TSMTTSM S 'N' width 32
- * 87-88% -> 93%) and beat no hint by 0-5; the ISM2 DMMA kernel keeps 256
+ * 256 (TSM2 D 'N' widths 1-8 86-92% -> 96-98%, TSMTTSM S 'N' width 32
+ * 87-89% -> 93%) and beat no hint by 0-5; the ISM2 DMMA kernel keeps 256
  * (D 'T' width 32 85% against 81%, Z 'T' width 16 87-88% against 83%). */
 template <int BYTES, int L2PF = 128>
 __device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
