@@ -5,340 +5,340 @@
 
 const tsk_tuning_row tsk_tuning_sm90[] = {
     { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 2, "tsm2_s_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.09 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 4, "tsm2_s_w4", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.12 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 8, "tsm2_s_w8", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.15 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 16, "tsm2_dmma_s_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.39 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 32, "tsm2_dmma_s_w32", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.03 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 2, "tsm2_s_w2", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.07 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 4, "tsm2_s_w4", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.09 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 8, "tsm2_dmma_s_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.11 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 16, "tsm2_dmma_s_w16", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.35 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.06 */
     { 90, TS_CLASS_TSM2, TS_S, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.79 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 2, "tsm2_s_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.14 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 4, "tsm2_s_w4", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.13 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 8, "tsm2_dmma_s_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.16 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 16, "tsm2_dmma_s_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.42 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.80 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 2, "tsm2_s_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.14 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 4, "tsm2_s_w4", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.12 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 8, "tsm2_dmma_s_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.13 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 16, "tsm2_dmma_s_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.40 */
     { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.02 */
-    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.01 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 2, "tsm2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.75 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 4, "tsm2_s_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.60 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 8, "tsm2_dmma_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.47 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 16, "tsm2_dmma_s_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.78 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 32, "tsm2_dmma_s_w32", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.57 */
+    { 90, TS_CLASS_TSM2, TS_S, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.02 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 2, "tsm2_s_w2", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.82 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 4, "tsm2_s_w4", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.67 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 8, "tsm2_dmma_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.51 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 16, "tsm2_dmma_s_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.74 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 32, "tsm2_dmma_s_w32", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.55 */
     { 90, TS_CLASS_TSM2, TS_S, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.98 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.99 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 2, "tsm2_s_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.72 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 4, "tsm2_s_w4", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.29 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 8, "tsm2_dmma_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.48 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 16, "tsm2_dmma_s_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.81 */
-    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 32, "tsm2_dmma_s_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.58 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 2, "tsm2_s_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 1.77 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 4, "tsm2_s_w4", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.37 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 8, "tsm2_dmma_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.54 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 16, "tsm2_dmma_s_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.75 */
+    { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 32, "tsm2_dmma_s_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.57 */
     { 90, TS_CLASS_TSM2, TS_S, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.01 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.72 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.47 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.74 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.23 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.98 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.75 */
-    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
+    { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.49 */
     { 90, TS_CLASS_TSM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.28 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.59 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.57 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.56 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.59 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.79 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.57 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.42 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.25 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.58 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.63 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
-    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.46 */
+    { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.47 */
     { 90, TS_CLASS_TSM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.30 */
     { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 2, "tsm2_c_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 2.15 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 4, "tsm2_c_w4", { 512, 0, 0 } }, /* worst speedup over cuBLAS 2.07 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 8, "tsm2_dmma_c_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.99 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 16, "tsm2_dmma_c_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.40 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.76 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 2, "tsm2_c_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.08 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 4, "tsm2_c_w4", { 256, 0, 0 } }, /* worst speedup over cuBLAS 2.00 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 8, "tsm2_dmma_c_w8", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.79 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 16, "tsm2_dmma_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.40 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.75 */
     { 90, TS_CLASS_TSM2, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.60 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 2, "tsm2_c_w2", { 512, 0, 0 } }, /* worst speedup over cuBLAS 2.12 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 4, "tsm2_c_w4", { 512, 0, 0 } }, /* worst speedup over cuBLAS 2.07 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 8, "tsm2_dmma_c_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 2.00 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 16, "tsm2_dmma_c_w16", { 256, 0, 0 } }, /* worst speedup over cuBLAS 1.38 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.77 */
-    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.64 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 2, "tsm2_c_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.25 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 4, "tsm2_c_w4", { 128, 16, 0 } }, /* worst speedup over cuBLAS 2.03 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 8, "tsm2_dmma_c_w8", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.99 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 16, "tsm2_dmma_c_w16", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.45 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 2, "tsm2_c_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.08 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 4, "tsm2_c_w4", { 512, 0, 0 } }, /* worst speedup over cuBLAS 2.03 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 8, "tsm2_dmma_c_w8", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.94 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 16, "tsm2_dmma_c_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.33 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.76 */
+    { 90, TS_CLASS_TSM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.63 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 2, "tsm2_c_w2", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.22 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 4, "tsm2_c_w4", { 128, 16, 0 } }, /* worst speedup over cuBLAS 2.04 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 8, "tsm2_dmma_c_w8", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.96 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 16, "tsm2_dmma_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.43 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
     { 90, TS_CLASS_TSM2, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.64 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.88 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 2, "tsm2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.13 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 4, "tsm2_c_w4", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.70 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 8, "tsm2_dmma_c_w8", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.97 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 16, "tsm2_dmma_c_w16", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.41 */
-    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 2, "tsm2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.12 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 4, "tsm2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.70 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 8, "tsm2_dmma_c_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.94 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 16, "tsm2_dmma_c_w16", { 256, 16, 0 } }, /* worst speedup over cuBLAS 1.38 */
+    { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
     { 90, TS_CLASS_TSM2, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.66 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.83 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.49 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.32 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.85 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.79 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.33 */
     { 90, TS_CLASS_TSM2, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.78 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.79 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.73 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.33 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.89 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.75 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 1, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.87 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 2, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.76 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 4, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.90 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 8, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
-    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.54 */
+    { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.55 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.35 */
     { 90, TS_CLASS_TSM2, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.00 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.76 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 5.27 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 4, "ism2_s_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.53 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.63 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 5.18 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 4, "ism2_s_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.44 */
     { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.01 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.83 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 32, "ism2_dmma_s_w32", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.41 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.81 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 32, "ism2_dmma_s_w32", { 128, 8, 0 } }, /* worst speedup over cuBLAS 1.41 */
     { 90, TS_CLASS_ISM2, TS_S, 'N', 'N', 64, "ism2_dmma_s_w64", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.46 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.74 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 10.86 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.48 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 10.83 */
     { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 4, "ism2_s_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 5.48 */
     { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.79 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.69 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 16, "ism2_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.67 */
     { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 32, "ism2_dmma_s_w32", { 128, 8, 0 } }, /* worst speedup over cuBLAS 1.28 */
-    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 64, "ism2_dmma_s_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.14 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.68 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 43.43 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 4, "ism2_s_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.42 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.27 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 16, "ism2_dmma_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.96 */
+    { 90, TS_CLASS_ISM2, TS_S, 'N', 'T', 64, "ism2_dmma_s_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.14 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.48 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 41.35 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 4, "ism2_s_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.32 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 8, "ism2_s_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.22 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 16, "ism2_dmma_s_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.96 */
     { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 32, "ism2_dmma_s_w32", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.66 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 64, "ism2_dmma_s_w64", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.56 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.72 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 16.09 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 4, "ism2_s_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.96 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 8, "ism2_s_w8", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.63 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 16, "ism2_dmma_s_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 2.11 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 32, "ism2_dmma_s_w32", { 128, 8, 0 } }, /* worst speedup over cuBLAS 1.62 */
-    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 64, "ism2_dmma_s_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.53 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.70 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.78 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.26 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 8, "ism2_d_w8", { 128, 8, 0 } }, /* worst speedup over cuBLAS 2.62 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 16, "ism2_d_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.49 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 32, "ism2_dmma_d_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.05 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'N', 64, "ism2_dmma_s_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.54 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 1, "ism2_s_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.54 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 2, "ism2_s_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 15.93 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 4, "ism2_s_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.87 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 8, "ism2_s_w8", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.57 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 16, "ism2_dmma_s_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.08 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 32, "ism2_dmma_s_w32", { 128, 16, 0 } }, /* worst speedup over cuBLAS 1.61 */
+    { 90, TS_CLASS_ISM2, TS_S, 'T', 'T', 64, "ism2_dmma_s_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.50 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.62 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 3.70 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.19 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 8, "ism2_d_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.59 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 16, "ism2_d_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.48 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.04 */
     { 90, TS_CLASS_ISM2, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.92 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 1, "ism2_d_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.72 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 9.44 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.89 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 8, "ism2_d_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 2.59 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 16, "ism2_d_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.47 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 32, "ism2_dmma_d_w32", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.08 */
-    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.90 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.65 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 9.35 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 4, "ism2_d_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 4.75 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 8, "ism2_d_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.50 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 16, "ism2_dmma_d_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.37 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 32, "ism2_dmma_d_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.26 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.97 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 1, "ism2_d_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.70 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 9.41 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.83 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 8, "ism2_d_w8", { 128, 8, 0 } }, /* worst speedup over cuBLAS 2.48 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.59 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 2, "ism2_d_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 9.33 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.85 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 8, "ism2_d_w8", { 128, 16, 0 } }, /* worst speedup over cuBLAS 2.56 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 16, "ism2_d_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.46 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.05 */
+    { 90, TS_CLASS_ISM2, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.92 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.58 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 9.23 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.74 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 8, "ism2_d_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.43 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 16, "ism2_dmma_d_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.36 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 32, "ism2_dmma_d_w32", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.25 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 1, "ism2_d_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.54 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 2, "ism2_d_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 9.27 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 4, "ism2_d_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 4.80 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 8, "ism2_d_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.45 */
     { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 16, "ism2_dmma_d_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.39 */
-    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.00 */
+    { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.99 */
     { 90, TS_CLASS_ISM2, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.96 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 1, "ism2_c_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 7.14 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 12.10 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 4, "ism2_c_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.25 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 8, "ism2_dmma_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.04 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.24 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 32, "ism2_dmma_c_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.15 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 64, "ism2_dmma_c_w64", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.10 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 1, "ism2_c_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 7.12 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 2, "ism2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.01 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.22 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 8, "ism2_dmma_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.05 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 16, "ism2_dmma_c_w16", { 128, 16, 0 } }, /* worst speedup over cuBLAS 2.24 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 32, "ism2_dmma_c_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.14 */
-    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 64, "ism2_dmma_c_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.04 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 1, "ism2_c_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 7.15 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 12.07 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.22 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 8, "ism2_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.01 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.17 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 32, "ism2_dmma_c_w32", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.21 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 64, "ism2_dmma_c_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.09 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 1, "ism2_c_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 7.18 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 12.14 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.25 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 8, "ism2_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.02 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.18 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 32, "ism2_dmma_c_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.20 */
-    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 64, "ism2_dmma_c_w64", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.10 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.76 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.05 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 4, "ism2_z_w4", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.39 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 8, "ism2_z_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.06 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 16, "ism2_dmma_z_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 1, "ism2_c_w1", { 256, 4, 0 } }, /* worst speedup over cuBLAS 7.04 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 2, "ism2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.00 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.25 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 8, "ism2_dmma_c_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.05 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.23 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 32, "ism2_dmma_c_w32", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.14 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'N', 64, "ism2_dmma_c_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.11 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 1, "ism2_c_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 7.08 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 2, "ism2_c_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 12.03 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 4, "ism2_c_w4", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.20 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 8, "ism2_dmma_c_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.05 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.21 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 32, "ism2_dmma_c_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.14 */
+    { 90, TS_CLASS_ISM2, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.04 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 1, "ism2_c_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 7.06 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 11.90 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.23 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 8, "ism2_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.00 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.16 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 32, "ism2_dmma_c_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.22 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'N', 64, "ism2_dmma_c_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.10 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 1, "ism2_c_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 7.04 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 2, "ism2_c_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 12.08 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 4, "ism2_c_w4", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.19 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 8, "ism2_c_w8", { 256, 8, 0 } }, /* worst speedup over cuBLAS 3.00 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 16, "ism2_dmma_c_w16", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.16 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 32, "ism2_dmma_c_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.20 */
+    { 90, TS_CLASS_ISM2, TS_C, 'T', 'T', 64, "ism2_dmma_c_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.10 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.71 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 2, "ism2_z_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 5.95 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 4, "ism2_z_w4", { 128, 4, 0 } }, /* worst speedup over cuBLAS 3.35 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 8, "ism2_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.05 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 16, "ism2_dmma_z_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.22 */
     { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 32, "ism2_dmma_z_w32", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.41 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 64, "ism2_dmma_z_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.25 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.80 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.09 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 4, "ism2_z_w4", { 128, 4, 0 } }, /* worst speedup over cuBLAS 3.37 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 8, "ism2_z_w8", { 128, 4, 0 } }, /* worst speedup over cuBLAS 2.04 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 16, "ism2_dmma_z_w16", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.20 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 32, "ism2_dmma_z_w32", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.40 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 64, "ism2_dmma_z_w64", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.25 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.78 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.10 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 4, "ism2_z_w4", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.39 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 8, "ism2_dmma_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.00 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 16, "ism2_dmma_z_w16", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.12 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 32, "ism2_dmma_z_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.39 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 64, "ism2_dmma_z_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.17 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.78 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 6.02 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 4, "ism2_z_w4", { 128, 4, 0 } }, /* worst speedup over cuBLAS 3.39 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 8, "ism2_dmma_z_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 2.00 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 16, "ism2_dmma_z_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.12 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 32, "ism2_dmma_z_w32", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.41 */
-    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 64, "ism2_dmma_z_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.26 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 1, "tsmttsm_s_nn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.55 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 2, "tsmttsm_s_nn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 17.88 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 4, "tsmttsm_s_nn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 9.34 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 8, "tsmttsm_s_nn_w8_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.58 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 16, "tsmttsm_dmma_s_w16", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.72 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 32, "tsmttsm_dmma_s_w32", { 0, 1, 0 } }, /* worst speedup over cuBLAS 3.61 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 64, "tsmttsm_dmma_s_w64", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.31 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 1, "tsmttsm_s_nt_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.52 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 2, "tsmttsm_s_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 17.61 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 4, "tsmttsm_s_nt_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 9.23 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 8, "tsmttsm_s_nt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.57 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 16, "tsmttsm_dmma_s_w16", { 0, 1, 0 } }, /* worst speedup over cuBLAS 2.55 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 32, "tsmttsm_dmma_s_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.08 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 64, "tsmttsm_dmma_s_w64", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.21 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 1, "tsmttsm_s_tn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.42 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 2, "tsmttsm_s_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 17.52 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 4, "tsmttsm_s_tn_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 9.23 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 8, "tsmttsm_s_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.40 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 16, "tsmttsm_dmma_s_w16", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.78 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 32, "tsmttsm_dmma_s_w32", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.99 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 64, "tsmttsm_dmma_s_w64", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.10 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 1, "tsmttsm_s_tt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.40 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 2, "tsmttsm_s_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 17.48 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 4, "tsmttsm_s_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 9.16 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 8, "tsmttsm_s_tt_w8_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.60 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 16, "tsmttsm_dmma_s_w16", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.64 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 32, "tsmttsm_dmma_s_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.01 */
-    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 64, "tsmttsm_dmma_s_w64", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.34 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 1, "tsmttsm_d_nn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.42 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 2, "tsmttsm_d_nn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.20 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 4, "tsmttsm_d_nn_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.00 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 8, "tsmttsm_d_nn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.56 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.80 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.46 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.38 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 1, "tsmttsm_d_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.43 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 2, "tsmttsm_d_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 7.03 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 4, "tsmttsm_d_nt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.00 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'N', 64, "ism2_dmma_z_w64", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.26 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.71 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 2, "ism2_z_w2", { 128, 8, 0 } }, /* worst speedup over cuBLAS 6.00 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 4, "ism2_z_w4", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.33 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 8, "ism2_z_w8", { 256, 2, 0 } }, /* worst speedup over cuBLAS 2.04 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 16, "ism2_dmma_z_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 32, "ism2_dmma_z_w32", { 128, 4, 0 } }, /* worst speedup over cuBLAS 1.41 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'N', 'T', 64, "ism2_dmma_z_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.27 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.73 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 5.95 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 4, "ism2_z_w4", { 128, 4, 0 } }, /* worst speedup over cuBLAS 3.34 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 8, "ism2_dmma_z_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.97 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 16, "ism2_dmma_z_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.13 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 32, "ism2_dmma_z_w32", { 256, 8, 0 } }, /* worst speedup over cuBLAS 1.38 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'N', 64, "ism2_dmma_z_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 1, "ism2_z_w1", { 128, 8, 0 } }, /* worst speedup over cuBLAS 3.75 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 2, "ism2_z_w2", { 256, 4, 0 } }, /* worst speedup over cuBLAS 5.94 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 4, "ism2_z_w4", { 256, 2, 0 } }, /* worst speedup over cuBLAS 3.33 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 8, "ism2_dmma_z_w8", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.98 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 16, "ism2_dmma_z_w16", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.11 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 32, "ism2_dmma_z_w32", { 256, 4, 0 } }, /* worst speedup over cuBLAS 1.41 */
+    { 90, TS_CLASS_ISM2, TS_Z, 'T', 'T', 64, "ism2_dmma_z_w64", { 256, 2, 0 } }, /* worst speedup over cuBLAS 1.27 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 1, "tsmttsm_s_nn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.42 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 2, "tsmttsm_s_nn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 16.47 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 4, "tsmttsm_s_nn_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 8.73 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 8, "tsmttsm_s_nn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.14 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 16, "tsmttsm_dmma_s_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.47 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 32, "tsmttsm_dmma_s_w32", { 0, 1, 0 } }, /* worst speedup over cuBLAS 3.68 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'N', 64, "tsmttsm_dmma_s_w64", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.33 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 1, "tsmttsm_s_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.49 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 2, "tsmttsm_s_nt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 17.11 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 4, "tsmttsm_s_nt_w4_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 8.67 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 8, "tsmttsm_s_nt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.23 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 16, "tsmttsm_dmma_s_w16", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.36 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 32, "tsmttsm_dmma_s_w32", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.95 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'N', 'T', 64, "tsmttsm_dmma_s_w64", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 1, "tsmttsm_s_tn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.32 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 2, "tsmttsm_s_tn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 16.04 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 4, "tsmttsm_s_tn_w4_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 8.66 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 8, "tsmttsm_s_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.10 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 16, "tsmttsm_dmma_s_w16", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.56 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 32, "tsmttsm_dmma_s_w32", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.78 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'N', 64, "tsmttsm_dmma_s_w64", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.95 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 1, "tsmttsm_s_tt_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.40 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 2, "tsmttsm_s_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 15.38 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 4, "tsmttsm_s_tt_w4_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 8.28 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 8, "tsmttsm_s_tt_w8_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 16, "tsmttsm_dmma_s_w16", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.54 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 32, "tsmttsm_dmma_s_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.90 */
+    { 90, TS_CLASS_TSMTTSM, TS_S, 'T', 'T', 64, "tsmttsm_dmma_s_w64", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.37 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 1, "tsmttsm_d_nn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.39 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 2, "tsmttsm_d_nn_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 6.06 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 4, "tsmttsm_d_nn_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.89 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 8, "tsmttsm_d_nn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.52 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.82 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.47 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 1, "tsmttsm_d_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.40 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 2, "tsmttsm_d_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 6.84 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 4, "tsmttsm_d_nt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.98 */
     { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 8, "tsmttsm_d_nt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.59 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.84 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.86 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.49 */
     { 90, TS_CLASS_TSMTTSM, TS_D, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.40 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 1, "tsmttsm_d_tn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.42 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 2, "tsmttsm_d_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.14 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 4, "tsmttsm_d_tn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.07 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 8, "tsmttsm_d_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.46 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.74 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.35 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 1, "tsmttsm_d_tt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.42 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 2, "tsmttsm_d_tt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.22 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 4, "tsmttsm_d_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 3.00 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 8, "tsmttsm_d_tt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.54 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.80 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 1, "tsmttsm_d_tn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.38 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 2, "tsmttsm_d_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.01 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 4, "tsmttsm_d_tn_w4_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.00 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 8, "tsmttsm_d_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.45 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.75 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.46 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.34 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 1, "tsmttsm_d_tt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.38 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 2, "tsmttsm_d_tt_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 6.07 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 4, "tsmttsm_d_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.92 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 8, "tsmttsm_d_tt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.51 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.81 */
     { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.47 */
-    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.40 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 1, "tsmttsm_c_nn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.41 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 2, "tsmttsm_c_nn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 11.25 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 4, "tsmttsm_c_nn_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 5.89 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 8, "tsmttsm_dmma_c_w8", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.46 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.83 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 32, "tsmttsm_dmma_c_w32", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.19 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.67 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 1, "tsmttsm_c_nt_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.41 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 2, "tsmttsm_c_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 16.17 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 4, "tsmttsm_c_nt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 8.36 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 8, "tsmttsm_dmma_c_w8", { 0, 2, 0 } }, /* worst speedup over cuBLAS 4.85 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.52 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 32, "tsmttsm_dmma_c_w32", { 128, 0, 0 } }, /* worst speedup over cuBLAS 1.10 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.68 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 1, "tsmttsm_c_tn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.19 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 2, "tsmttsm_c_tn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 12.15 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 4, "tsmttsm_c_tn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.92 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 8, "tsmttsm_dmma_c_w8", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.04 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 16, "tsmttsm_dmma_c_w16", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.93 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 32, "tsmttsm_dmma_c_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.31 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.65 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 1, "tsmttsm_c_tt_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.18 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 2, "tsmttsm_c_tt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 13.00 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 4, "tsmttsm_c_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.69 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 8, "tsmttsm_dmma_c_w8", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.12 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.00 */
-    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 32, "tsmttsm_dmma_c_w32", { 0, 1, 0 } }, /* worst speedup over cuBLAS 1.26 */
+    { 90, TS_CLASS_TSMTTSM, TS_D, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.41 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 1, "tsmttsm_c_nn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.39 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 2, "tsmttsm_c_nn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 10.90 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 4, "tsmttsm_c_nn_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 5.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 8, "tsmttsm_dmma_c_w8", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.38 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.75 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 32, "tsmttsm_dmma_c_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.19 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.66 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 1, "tsmttsm_c_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.37 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 2, "tsmttsm_c_nt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 15.22 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 4, "tsmttsm_c_nt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 7.94 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 8, "tsmttsm_dmma_c_w8", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.50 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 3.45 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 32, "tsmttsm_dmma_c_w32", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.08 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.67 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 1, "tsmttsm_c_tn_w1_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.18 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 2, "tsmttsm_c_tn_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 11.66 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 4, "tsmttsm_c_tn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.66 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 8, "tsmttsm_dmma_c_w8", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.87 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 16, "tsmttsm_dmma_c_w16", { 0, 4, 0 } }, /* worst speedup over cuBLAS 2.83 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 32, "tsmttsm_dmma_c_w32", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.29 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.64 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 1, "tsmttsm_c_tt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.16 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 2, "tsmttsm_c_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 12.57 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 4, "tsmttsm_c_tt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 6.57 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 8, "tsmttsm_dmma_c_w8", { 0, 2, 0 } }, /* worst speedup over cuBLAS 4.02 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 16, "tsmttsm_dmma_c_w16", { 128, 0, 0 } }, /* worst speedup over cuBLAS 2.91 */
+    { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 32, "tsmttsm_dmma_c_w32", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.25 */
     { 90, TS_CLASS_TSMTTSM, TS_C, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.64 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 1, "tsmttsm_z_nn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.42 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 2, "tsmttsm_z_nn_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.82 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 4, "tsmttsm_z_nn_w4_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.36 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 1, "tsmttsm_z_nn_w1_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.41 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 2, "tsmttsm_z_nn_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 3.74 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 4, "tsmttsm_z_nn_w4_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.29 */
     { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 8, "tsmttsm_z_nn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.22 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.49 */
     { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 1, "tsmttsm_z_nt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.38 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 2, "tsmttsm_z_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.68 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 4, "tsmttsm_z_nt_w4_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.37 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 8, "tsmttsm_z_nt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.20 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 1, "tsmttsm_z_nt_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.37 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 2, "tsmttsm_z_nt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.61 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 4, "tsmttsm_z_nt_w4_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.35 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 8, "tsmttsm_z_nt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.17 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.73 */
     { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.49 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 1, "tsmttsm_z_tn_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.23 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 2, "tsmttsm_z_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.57 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 4, "tsmttsm_z_tn_w4_ring", { 0, 1, 0 } }, /* worst speedup over cuBLAS 2.31 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 8, "tsmttsm_z_tn_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.25 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.68 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.44 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'N', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.36 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 1, "tsmttsm_z_tn_w1_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 1.21 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 2, "tsmttsm_z_tn_w2_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 3.51 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 4, "tsmttsm_z_tn_w4_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 2.32 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 8, "tsmttsm_z_tn_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.23 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.69 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.45 */
     { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'N', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 1, "tsmttsm_z_tt_w1_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.23 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 2, "tsmttsm_z_tt_w2_regs", { 0, 0, 0 } }, /* worst speedup over cuBLAS 4.57 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 4, "tsmttsm_z_tt_w4_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.29 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 8, "tsmttsm_z_tt_w8_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.24 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.71 */
-    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.48 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 1, "tsmttsm_z_tt_w1_ring", { 0, 2, 0 } }, /* worst speedup over cuBLAS 1.21 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 2, "tsmttsm_z_tt_w2_regs", { 0, 4, 0 } }, /* worst speedup over cuBLAS 4.29 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 4, "tsmttsm_z_tt_w4_regs", { 0, 2, 0 } }, /* worst speedup over cuBLAS 2.23 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 8, "tsmttsm_z_tt_w8_ring", { 0, 0, 0 } }, /* worst speedup over cuBLAS 1.22 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 16, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.70 */
+    { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 32, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.50 */
     { 90, TS_CLASS_TSMTTSM, TS_Z, 'T', 'T', 64, NULL, { 0, 0, 0 } }, /* worst speedup over cuBLAS 0.37 */
 };
 const size_t tsk_tuning_sm90_nrows = sizeof tsk_tuning_sm90 / sizeof tsk_tuning_sm90[0];

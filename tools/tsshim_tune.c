@@ -5,13 +5,16 @@
  * to the fastest.  A kernel must beat cuBLAS by TUNE_MARGIN on every
  * representative shape of the cell to be chosen: cuBLAS's own choice of
  * algorithm changes with the long extents (TSM2 at m = k = 11585 and 20480
- * differ by 2x), and timing noise must not dispatch a slower cell.
+ * differ by 2x), timing noise must not dispatch a slower cell, and one
+ * table serves every GPU of the architecture: cells move 2-6 points between
+ * hosts, and an H100 ran a choice the H200 tuned at 1.05x (ISM2 D 'N'
+ * width 32) at 0.96x of cuBLAS, so the margin is 6%, not 3%.
  *
  * Usage: tsshim-tune [OUTPUT.c]   (default: stdout; the log goes to stderr) */
 #include <math.h>
 #include "bench_common.h"
 
-#define TUNE_MARGIN 0.97
+#define TUNE_MARGIN 0.94
 #define TUNE_BYTES ((int64_t)1 << 30) /* long operand size: far beyond L2 */
 
 typedef struct {
