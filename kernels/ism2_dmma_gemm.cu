@@ -182,10 +182,7 @@ static tsk_status ism2_dmma_run(const tsk_view &v, const tsk_scalars<T> &s, bool
         return TSK_ERROR;
     if (bps > resident)
         bps = resident;
-    int64_t rows = (int64_t)threads / 32 * L::rows;
-    int64_t blocks = (v.nl + rows - 1) / rows, cap = (int64_t)bps * tsk_sm_count();
-    if (blocks > cap)
-        blocks = cap;
+    const int64_t blocks = tsk_persistent_grid(v.nl, (int64_t)threads / 32 * L::rows, bps);
     ism2_dmma_kernel<T, W, KFAST><<<(unsigned)blocks, threads, smem, stream>>>(v, s, vec, cvec);
     return tsk_status_of(cudaGetLastError());
 }

@@ -183,9 +183,7 @@ static tsk_status ism2_launch(const ts_call *call, const tsk_operands *ops, cuda
     int rb = threads / (W / JW);
     if (threads > 256 || threads % 32 || rb % 32)
         return TSK_DECLINED;
-    int64_t blocks = (v.nl + (int64_t)rb * R - 1) / ((int64_t)rb * R), cap = (int64_t)bps * tsk_sm_count();
-    if (blocks > cap)
-        blocks = cap;
+    const int64_t blocks = tsk_persistent_grid(v.nl, (int64_t)rb * R, bps);
     size_t smem = (size_t)W * W * sizeof(T);
     cudaError_t e = tsk_allow_smem<ism2_kernel<T, W, JW, R>>(smem);
     if (e == cudaSuccess) {

@@ -137,6 +137,14 @@ static inline int tsk_sm_count(void)
     return n > 0 ? n : 1;
 }
 
+/* Blocks of a persistent grid over `units` of work, `per_block` a block at
+ * a time: one per share, but no more than bps resident on each SM. */
+static inline int64_t tsk_persistent_grid(int64_t units, int64_t per_block, int bps)
+{
+    const int64_t shares = (units + per_block - 1) / per_block, cap = (int64_t)bps * tsk_sm_count();
+    return shares < cap ? shares : cap;
+}
+
 /* The most dynamic shared memory a block may have with an opt-in, asked
  * of the runtime once per process (of the device current then, as
  * tsk_resident_blocks' answers). */

@@ -192,10 +192,7 @@ static tsk_status ttd_run(const ts_call *call, const tsk_operands *ops, ttd_args
     /* The grid stays resident; at least one chunk for every team. */
     if (bps <= 0 || bps > resident)
         bps = resident;
-    const int tpb = threads / team_threads;
-    int64_t grid = (int64_t)tsk_sm_count() * bps, most = (p.nchunks + tpb - 1) / tpb;
-    if (grid > most)
-        grid = most;
+    const int64_t grid = tsk_persistent_grid(p.nchunks, threads / team_threads, bps);
     return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
                                [&](T *ws) {
                                    p.ws = ws;

@@ -539,9 +539,7 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
     if (bps <= 0)
         return TSK_ERROR;
     bps = tsk_blocks_per_sm_or(params, bps);
-    int64_t grid = (int64_t)tsk_sm_count() * bps;
-    if (grid > p.nchunks)
-        grid = p.nchunks;
+    const int64_t grid = tsk_persistent_grid(p.nchunks, 1, bps);
     return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
                                [&](T *ws) {
                                    p.ws = ws;
