@@ -122,18 +122,44 @@ static inline int tsk_blocks_per_sm_or(const tsk_params *params, int dflt)
     return params && params->blocks_per_sm > 0 ? params->blocks_per_sm : dflt;
 }
 
-/* An attribute of the current device, 0 when the runtime cannot say. */
-static inline int tsk_device_attr(cudaDeviceAttr attr)
+/* The answers cached below belong to a device: an opt-in to its context,
+ * attributes and occupancy to its model, and a process may launch on
+ * several (device operands run where they live).  The first TSK_DEVICES
+ * devices keep a slot each; later ones ask the runtime on every call. */
+#define TSK_DEVICES 16
+
+/* ask(dev) for the current device, once per device: known[dev] holds the
+ * answer, 0 meaning not known yet (a 0 answer is asked again).  0 when the
+ * runtime names no current device. */
+template <typename F> static inline int tsk_once_per_device(std::atomic<int> (&known)[TSK_DEVICES], F ask)
 {
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, attr, dev) != cudaSuccess)
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0)
         return 0;
+    if (dev >= TSK_DEVICES)
+        return ask(dev);
+    int n = known[dev].load(std::memory_order_relaxed);
+    if (n == 0) {
+        n = ask(dev);
+        known[dev].store(n, std::memory_order_relaxed);
+    }
     return n;
+}
+
+/* Attribute A of the current device, asked of the runtime once per device;
+ * 0 when it cannot say. */
+template <cudaDeviceAttr A> static inline int tsk_device_attr(void)
+{
+    static std::atomic<int> known[TSK_DEVICES];
+    return tsk_once_per_device(known, [](int dev) {
+        int n = 0;
+        return cudaDeviceGetAttribute(&n, A, dev) == cudaSuccess ? n : 0;
+    });
 }
 
 static inline int tsk_sm_count(void)
 {
-    const int n = tsk_device_attr(cudaDevAttrMultiProcessorCount);
+    const int n = tsk_device_attr<cudaDevAttrMultiProcessorCount>();
     return n > 0 ? n : 1;
 }
 
@@ -145,41 +171,32 @@ static inline int64_t tsk_persistent_grid(int64_t units, int64_t per_block, int 
     return shares < cap ? shares : cap;
 }
 
-/* The most dynamic shared memory a block may have with an opt-in, asked
- * of the runtime once per process (of the device current then, as
- * tsk_resident_blocks' answers). */
+/* The most dynamic shared memory a block may have with an opt-in. */
 static inline int tsk_smem_most(void)
 {
-    static std::atomic<int> most{ 0 };
-    int m = most.load(std::memory_order_relaxed);
-    if (m == 0) {
-        m = tsk_device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-        most.store(m, std::memory_order_relaxed);
-    }
-    return m;
+    return tsk_device_attr<cudaDevAttrMaxSharedMemoryPerBlockOptin>();
 }
 
 /* Launches of kernel K above 48 KB of dynamic shared memory must opt in.
- * The opt-in is the device's most, once per kernel, not each launch's
- * need: a kernel launched with several block sizes, or from several
- * threads, would otherwise have its limit lowered by one launch under
- * another's feet (ISM2 DMMA Z width 16 at 256 threads failed after a
+ * The opt-in is the device's most, once per kernel and device, not each
+ * launch's need: a kernel launched with several block sizes, or from
+ * several threads, would otherwise have its limit lowered by one launch
+ * under another's feet (ISM2 DMMA Z width 16 at 256 threads failed after a
  * 128-thread call), and no call pays for it again. */
 template <auto K> static inline cudaError_t tsk_allow_smem(size_t bytes)
 {
-    static std::atomic<bool> opted{ false };
+    static std::atomic<int> opted[TSK_DEVICES];
     if (bytes <= 48 * 1024)
         return cudaSuccess;
     const int most = tsk_smem_most();
     if (bytes > (size_t)most)
         return cudaErrorInvalidValue;
-    if (!opted.load(std::memory_order_relaxed)) {
-        const cudaError_t e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
-        if (e != cudaSuccess)
-            return e;
-        opted.store(true, std::memory_order_relaxed);
-    }
-    return cudaSuccess;
+    cudaError_t e = cudaErrorInvalidDevice;
+    const int done = tsk_once_per_device(opted, [&](int) {
+        e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+        return e == cudaSuccess;
+    });
+    return done ? cudaSuccess : e;
 }
 
 static inline tsk_status tsk_status_of(cudaError_t e)
@@ -190,20 +207,18 @@ static inline tsk_status tsk_status_of(cudaError_t e)
 /* Opts kernel K in to `smem` bytes of dynamic shared memory
  * (tsk_allow_smem) and answers how many blocks of `threads` fit on an SM
  * at once (0 when the runtime refuses), asked of the runtime once per
- * kernel and block size (smem is a function of the two), not on every
- * call. */
+ * kernel, block size (smem is a function of the two) and device, not on
+ * every call. */
 template <auto K> static inline int tsk_resident_blocks(int threads, size_t smem)
 {
-    static std::atomic<int> cached[1024 / 32 + 1];
-    std::atomic<int> &slot = cached[threads / 32 % (1024 / 32 + 1)];
-    int n = slot.load(std::memory_order_relaxed);
-    if (n == 0) {
+    static std::atomic<int> cached[1024 / 32 + 1][TSK_DEVICES];
+    return tsk_once_per_device(cached[threads / 32 % (1024 / 32 + 1)], [&](int) {
+        int n = 0;
         if (tsk_allow_smem<K>(smem) != cudaSuccess ||
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, K, threads, smem) != cudaSuccess || n < 1)
             return 0;
-        slot.store(n, std::memory_order_relaxed);
-    }
-    return n;
+        return n;
+    });
 }
 
 /* Runs launch(ws), a kernel that writes `parts` partial results (rows x

@@ -276,6 +276,26 @@ static int selected(const char *name, const char *list)
     return 0;
 }
 
+/* Runs inst at its widest with `params` (a declined launch counts in
+ * *declined): 0, with a diagnostic naming `what`, when C came out wrong or
+ * the launch failed. */
+static int run_widest(const tsk_instance *inst, const tsk_params *params, int *counter, size_t *declined,
+                      const char *what)
+{
+    const int w = inst->max_width;
+    const char ta = inst->transa == TSK_ANY_TRANS ? 'N' : inst->transa;
+    const char tb = inst->transb == TSK_ANY_TRANS ? 'N' : inst->transb;
+    int64_t m, n, k;
+    shape(inst->cls, 0, w, 0, &m, &n, &k);
+    char why[256] = "";
+    int ok = check(inst, params, inst->cls, inst->prec, ta, tb, m, n, k, 0, w, 1, 1, &cases[(*counter)++ % 4], why,
+                   sizeof why);
+    *declined += ok < 0;
+    if (ok == 0)
+        tap_diag("%s %s: %s", inst->name, what, why);
+    return ok != 0;
+}
+
 /* Every instance at its widest, block sizes 256, 128 and 256 in turn (an
  * instance may decline one it does not have): a launch must not undo what
  * a launch with another block size set up.  The shared-memory opt-in once
@@ -288,23 +308,52 @@ static void test_block_sizes(int *counter, const char *only)
         const tsk_instance *inst = tsk_instance_at(i);
         if (only != NULL && !selected(inst->name, only))
             continue;
-        const int w = inst->max_width;
-        const char ta = inst->transa == TSK_ANY_TRANS ? 'N' : inst->transa;
-        const char tb = inst->transb == TSK_ANY_TRANS ? 'N' : inst->transb;
-        int64_t m, n, k;
-        shape(inst->cls, 0, w, 0, &m, &n, &k);
         for (int z = 0; z < 3; z++) {
-            char why[256] = "";
-            int ok = check(inst, &sizes[z], inst->cls, inst->prec, ta, tb, m, n, k, 0, w, 1, 1,
-                           &cases[(*counter)++ % 4], why, sizeof why);
-            declined += ok < 0;
-            if (ok == 0) {
-                tap_diag("%s at %d threads (turn %d): %s", inst->name, sizes[z].threads, z, why);
-                bad++;
-            }
+            char what[40];
+            snprintf(what, sizeof what, "at %d threads (turn %d)", sizes[z].threads, z);
+            bad += !run_widest(inst, &sizes[z], counter, &declined, what);
         }
     }
     tap_ok(bad == 0, "every instance with block sizes 256, 128, 256 in turn (%zu launches declined)", declined);
+}
+
+/* Every instance at its widest on each device after the first: what a
+ * launch caches for one device (the shared-memory opt-in, attributes,
+ * occupancy) must not stand for another, since device operands run where
+ * they live.  The opt-in was once cached per kernel alone, and kernels
+ * above 48 KB of shared memory then failed on a second device. */
+static void test_devices(int *counter, const char *only, int ndev)
+{
+    if (ndev < 2) {
+        tap_skip("every instance on each device: fewer than 2 CUDA devices");
+        return;
+    }
+    void *home[3] = { dev_a, dev_b, dev_c };
+    size_t bad = 0, declined = 0;
+    for (int d = 1; d < ndev; d++) {
+        char what[32];
+        snprintf(what, sizeof what, "on device %d", d);
+        dev_a = dev_b = dev_c = NULL;
+        if (cudaSetDevice(d) != cudaSuccess || cudaMalloc(&dev_a, POOL_BYTES) != cudaSuccess ||
+            cudaMalloc(&dev_b, POOL_BYTES) != cudaSuccess || cudaMalloc(&dev_c, POOL_BYTES) != cudaSuccess) {
+            tap_diag("device %d: no pool", d);
+            bad++;
+        } else {
+            for (size_t i = 0; i < tsk_instance_count(); i++) {
+                const tsk_instance *inst = tsk_instance_at(i);
+                if (only == NULL || selected(inst->name, only))
+                    bad += !run_widest(inst, NULL, counter, &declined, what);
+            }
+        }
+        cudaFree(dev_a);
+        cudaFree(dev_b);
+        cudaFree(dev_c);
+    }
+    cudaSetDevice(0);
+    dev_a = home[0];
+    dev_b = home[1];
+    dev_c = home[2];
+    tap_ok(bad == 0, "every instance on devices 1 to %d after device 0 (%zu launches declined)", ndev - 1, declined);
 }
 
 /* Every row of each tuning table names a compiled instance that serves its
@@ -364,8 +413,10 @@ int main(void)
      * parameters; their kernels are the instance tests' kernels. */
     const char *params = getenv("TSK_TEST_PARAMS");
     const int rerun = params == NULL || strcmp(params, "0") != 0;
-    if (rerun)
+    if (rerun) {
         test_block_sizes(&counter, only);
+        test_devices(&counter, only, ndev);
+    }
     test_tuning_table(&counter, rerun);
     return tap_done();
 }
