@@ -548,10 +548,11 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
                                });
 }
 
-/* The staging that measured faster on an H100 (bench/tsmttsm_probe,
- * 2026-11-21, ('T','N') first): the ring for the narrow memory-bound widths,
- * registers where more tile arithmetic per byte or 16-byte elements with
- * k-contiguous columns made the ring slower. */
+/* The staging that measured faster on an H100 (2026-11-21, ('T','N') first,
+ * by a standalone probe that test_kernels and bench_kernels replaced): the
+ * ring for the narrow memory-bound widths, registers where more tile
+ * arithmetic per byte or 16-byte elements with k-contiguous columns made the
+ * ring slower. */
 constexpr bool tsmttsm_ring_first(int prec, int w)
 {
     return prec == TS_D ? w >= 4 : prec == TS_Z ? w == 1 || w >= 16 : w >= 2 && w <= 8;
