@@ -182,21 +182,23 @@ static inline int tsk_smem_most(void)
  * launch's need: a kernel launched with several block sizes, or from
  * several threads, would otherwise have its limit lowered by one launch
  * under another's feet (ISM2 DMMA Z width 16 at 256 threads failed after a
- * 128-thread call), and no call pays for it again. */
+ * 128-thread call), and no call pays for it again.  A device's slot holds
+ * the bytes it opted in to, so a launch looks the device up once. */
 template <auto K> static inline cudaError_t tsk_allow_smem(size_t bytes)
 {
     static std::atomic<int> opted[TSK_DEVICES];
     if (bytes <= 48 * 1024)
         return cudaSuccess;
-    const int most = tsk_smem_most();
-    if (bytes > (size_t)most)
-        return cudaErrorInvalidValue;
-    cudaError_t e = cudaErrorInvalidDevice;
-    const int done = tsk_once_per_device(opted, [&](int) {
-        e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
-        return e == cudaSuccess;
+    cudaError_t e = cudaErrorInvalidValue;
+    const int most = tsk_once_per_device(opted, [&](int) {
+        const int m = tsk_smem_most();
+        if (m > 48 * 1024)
+            e = cudaFuncSetAttribute(K, cudaFuncAttributeMaxDynamicSharedMemorySize, m);
+        return e == cudaSuccess ? m : 0;
     });
-    return done ? cudaSuccess : e;
+    if (most == 0)
+        return e;
+    return bytes <= (size_t)most ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 static inline tsk_status tsk_status_of(cudaError_t e)
