@@ -404,7 +404,13 @@ void gc_run(const gemm_case *c, gemm_f77 *tested, gemm_verdict *v)
     const size_t es = ts_elem_size(p);
     operand op[GC_NOPER];
     unsigned char *test[GC_NOPER], *ref[GC_NOPER], *c0;
-    double alpha[2], beta[2]; /* room for a complex double, aligned for any */
+    /* The scalars sit where a Fortran program may put them: aligned for
+     * their real part only, never for the whole complex element (LAPACK's
+     * COMPLEX*16 constants at odd 8-byte addresses crashed cuBLAS). */
+    _Alignas(16) unsigned char scalars[4 * 16];
+    const size_t real = es / (size_t)gc_reals(p);
+    void *alpha = scalars + (ts_prec_is_complex(p) ? real : 0);
+    void *beta = scalars + 2 * 16 + (ts_prec_is_complex(p) ? real : 0);
 
     for (int q = 0; q < gc_reals(p); q++) {
         gc_set(p, alpha, (size_t)q, c->alpha[q]);
