@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the kernel tests, the tuning program and the kernel benchmark with
 # nvcc and gcc alone (the GPU host has no libtool), then runs, in order: the
-# kernel tests, the tuner (writing a fresh tsk_tuning_sm<NN>.c), the
+# kernel tests, the tuner (writing a fresh kernels/tuning_sm<NN>.c), the
 # benchmark linked with that fresh table, and compute-sanitizer on a subset
 # of the tests.  Logs, the new table and the CSV go to $OUT (default
 # ./kernels-out).  Usage: bench/run-kernels-gpu.sh [jobs]
@@ -16,7 +16,7 @@ build=$(mktemp -d)
 mkdir -p "$out"
 nvcc=${NVCC:-nvcc}
 arch=${TSK_ARCH:--gencode=arch=compute_90,code=sm_90}
-inc="-I$top/src -I$top/kernels -I$top/tests -I$top/bench"
+inc="-I$top/src -I$top/kernels -I$top/cuda -I$top/tests -I$top/bench"
 cuda=$(dirname "$(dirname "$(command -v "$nvcc")")")
 libs="-L$cuda/lib64 -Wl,-rpath,$cuda/lib64 -lcublas -lcudart -lstdc++ -lm"
 
@@ -30,14 +30,14 @@ for f in kernels/tsm2_gemm kernels/tsm2_dmma_gemm kernels/ism2_gemm kernels/ism2
     ( s=$(date +%s); "$nvcc" -O3 -std=c++17 $arch -Xptxas -v $inc -c "$top/$f.cu" -o "$build/$b.o" \
         >"$build/$b.ptxas" 2>&1 || echo "nvcc $f FAILED"; echo "nvcc $f: $(( $(date +%s) - s )) s" ) &
 done
-for f in kernels/tsk_dispatch tests/test_kernels bench/bench_kernels tools/tsshim_tune; do
+for f in cuda/kernel_dispatch tests/test_kernels bench/bench_kernels tools/tsshim_tune; do
     gcc -std=c11 -O2 -Wall $inc -I"$cuda/include" -c "$top/$f.c" -o "$build/$(basename $f).o" || echo "gcc $f FAILED"
 done
-gcc -std=c11 -O2 $inc -I"$cuda/include" -c "$top/kernels/tsk_tuning_sm90.c" -o "$build/tuning_old.o"
+gcc -std=c11 -O2 $inc -I"$cuda/include" -c "$top/kernels/tuning_sm90.c" -o "$build/tuning_old.o"
 wait
 cat "$build"/*.ptxas | grep -E 'spill|error' | sort | uniq -c >"$out/ptxas.txt"
 k="$build/tsm2_gemm.o $build/ism2_gemm.o $build/ism2_dmma_gemm.o $build/tsmttsm_gemm.o $build/tsmttsm_dmma_gemm.o"
-k="$k $build/tsm2_dmma_gemm.o $build/tsk_dispatch.o"
+k="$k $build/tsm2_dmma_gemm.o $build/kernel_dispatch.o"
 gcc -o "$build/test_kernels" "$build/test_kernels.o" $k "$build/tuning_old.o" $libs
 gcc -o "$build/tsshim_tune" "$build/tsshim_tune.o" $k "$build/tuning_old.o" $libs
 
@@ -49,14 +49,14 @@ grep -E '^not ok|^# ' "$out/test_kernels.log" | head -30
 sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
 if [ "${TSK_TUNE:-1}" != 0 ]; then
     echo "== tuning"
-    timeout "${TSK_TUNE_S:-100}" "$build/tsshim_tune" "$out/tsk_tuning_sm$sm.c" 2>"$out/tune.log"
+    timeout "${TSK_TUNE_S:-100}" "$build/tsshim_tune" "$out/tuning_sm$sm.c" 2>"$out/tune.log"
     echo "exit $?"
     grep -c cublas "$out/tune.log"
 fi
 
 echo "== benchmark"
-table="$out/tsk_tuning_sm$sm.c"
-[ -s "$table" ] || table="$top/kernels/tsk_tuning_sm90.c"
+table="$out/tuning_sm$sm.c"
+[ -s "$table" ] || table="$top/kernels/tuning_sm90.c"
 gcc -std=c11 -O2 $inc -I"$cuda/include" -c "$table" -o "$build/tuning_new.o"
 gcc -o "$build/bench_kernels" "$build/bench_kernels.o" "$build/fma_peak.o" $k "$build/tuning_new.o" $libs
 timeout "${TSK_BENCH_S:-120}" "$build/bench_kernels" "$out/bench_kernels.csv" ${TSK_BENCH_CLASS:-} \

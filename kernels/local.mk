@@ -1,7 +1,7 @@
 # kernels/libtskernels.la: the tuned tall-and-skinny kernels (TSM2, ISM2/TSMM,
-# TSMTTSM), their registry and dispatch (tsk_gemm), and the sm_90 tuning
-# table.  Linked into the GPU plugin (kernels/plugin.mk), the kernel tests,
-# the benchmark and the tuning program.
+# TSMTTSM) and the C update kernels, the sm_90 tuning table, and the host code
+# that picks an instance per call (cuda/kernel_dispatch.c).  Linked into the
+# GPU plugin (cuda/local.mk), the kernel tests, the benchmark and the tuner.
 if HAVE_CUDA
 noinst_LTLIBRARIES += kernels/libtskernels.la
 kernels_libtskernels_la_SOURCES = \
@@ -9,7 +9,8 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/tsk_complex.cuh kernels/tsk_copy.cuh kernels/tsk_dmma.cuh kernels/tsk_view.cuh \
 	kernels/tsm2_gemm.cu kernels/tsm2_dmma_gemm.cu kernels/ism2_gemm.cu kernels/ism2_dmma_gemm.cu \
 	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu \
-	kernels/tsk_dispatch.c kernels/tsk_tuning_sm90.c
+	kernels/c_update.cu kernels/c_update.h \
+	kernels/tuning_sm90.c cuda/kernel_dispatch.c
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 # The .cu suffix rules (Makefile.am) track no headers, so every object that
 # includes the kernels' headers depends on all of them: an incremental build

@@ -1,7 +1,7 @@
 /* Kernel registry: which tuned instances exist (compiled), and which of them
  * the per-architecture tuning table says to run instead of cuBLAS.
  * Instances are generated from one template per class; the tuning data lives
- * apart from the code (tsk_tuning_sm*.c, written by tools/tsshim-tune). */
+ * apart from the code (kernels/tuning_sm*.c, written by tools/tsshim-tune). */
 #ifndef TSK_REGISTRY_H
 #define TSK_REGISTRY_H
 
@@ -71,7 +71,7 @@ extern const size_t tsk_tsmttsm_ninstances;
 extern const tsk_instance tsk_tsmttsm_dmma_instances[];
 extern const size_t tsk_tsmttsm_dmma_ninstances;
 
-/* Tuning tables per architecture (kernels/tsk_tuning_sm<NN>.c). */
+/* Tuning tables per architecture (kernels/tuning_sm<NN>.c). */
 extern const tsk_tuning_row tsk_tuning_sm90[];
 extern const size_t tsk_tuning_sm90_nrows;
 

@@ -1,5 +1,5 @@
 /* Cost model: predicted CPU BLAS time against the GPU's, where the GPU
- * pipelines the transfers with the kernel (gpu_pipeline.c), so its time is
+ * pipelines the transfers with the kernel (cuda/pipeline.c), so its time is
  * the slowest of the stages.  The figures are a machine profile (profile.c,
  * written by tsshim-calibrate); defaults come from the H100 host's
  * end-to-end measurements (cost_model.c). */

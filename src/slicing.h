@@ -55,7 +55,7 @@ typedef struct {
 
 /* Whether operand op of a call crosses the link: host and pinned operands
  * do; device operands and managed A and B are used in place.  Managed C is
- * copied so that a failed call leaves it untouched (see gpu_pipeline.c). */
+ * copied so that a failed call leaves it untouched (see cuda/pipeline.c). */
 int ts_operand_moves(const ts_call *c, int op);
 
 /* Plans a valid, classified call with residency.  slice_bytes bounds the

@@ -1,4 +1,4 @@
-# The residency-aware data path (issue 4): slicing and profile unit tests
+# The residency-aware data path: slicing and profile unit tests
 # everywhere; with CUDA, operands in every kind of memory through the shim
 # (skipped without a device).
 check_PROGRAMS += tests/test_slicing tests/test_profile

@@ -1,5 +1,5 @@
 # tools/tsshim-tune: times every kernel instance against cuBLAS on the present
-# GPU and writes kernels/tsk_tuning_sm<NN>.c.
+# GPU and writes kernels/tuning_sm<NN>.c.
 if HAVE_CUDA
 noinst_PROGRAMS += tools/tsshim-tune
 tools_tsshim_tune_SOURCES = tools/tsshim_tune.c bench/bench_common.h

@@ -30,7 +30,7 @@
 #include "cost_model.h"
 #include "gemm_entry.h"
 #include "gpu_backend.h"
-#include "gpu_copy_pool.h"
+#include "copy_pool.h"
 #include "profile.h"
 #include "validate.h"
 

@@ -1,7 +1,7 @@
 /* tsshim-tune: for every (class, precision, transposes, width) cell, times
  * each compiled instance that serves it, over a few parameter variants, and
  * cuBLAS, on a representative device-resident shape of the present GPU;
- * writes the tuning table kernels/tsk_tuning_sm<NN>.c that sends each cell
+ * writes the tuning table kernels/tuning_sm<NN>.c that sends each cell
  * to the fastest.  A kernel must beat cuBLAS by TUNE_MARGIN on every
  * representative shape of the cell to be chosen: cuBLAS's own choice of
  * algorithm changes with the long extents (TSM2 at m = k = 11585 and 20480

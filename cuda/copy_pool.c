@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "gpu_copy_pool.h"
+#include "copy_pool.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "configuration.h"
-#include "gpu_context.h"
+#include "context.h"
 #include "ts_call.h"
 
 /* Runs the call on ctx's device (current).  0: C is complete.  -1, with

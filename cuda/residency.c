@@ -1,4 +1,4 @@
-#include "gpu_residency.h"
+#include "residency.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,18 +1,12 @@
-/* Runs one GEMM on the GPU and returns when C is complete (BLAS is
- * synchronous).  Operands that all live on the device (device or managed
- * memory) are used in place with one kernel; a call with host operands goes
- * through the slicing pipeline (gpu_pipeline.c). */
-#ifndef TS_GPU_GEMM_H
-#define TS_GPU_GEMM_H
-
-#include <stddef.h>
+/* One GEMM on device operands, on a context's stream: the step the in-place
+ * path and each pipeline slice share. */
+#ifndef TS_CUDA_COMPUTE_H
+#define TS_CUDA_COMPUTE_H
 
 #include "configuration.h"
-#include "gpu_context.h"
+#include "context.h"
 #include "tsk_gemm.h"
 #include "ts_call.h"
-
-int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
 
 /* Launches C = alpha op(A) op(B) + beta C of the call on device operands on
  * ctx's stream: the tuned kernel when the registry has a faster one, else

@@ -5,8 +5,8 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_backend.h"
-#include "gpu_gemm.h"
-#include "gpu_residency.h"
+#include "gemm.h"
+#include "residency.h"
 
 static int init(const ts_config *cfg, char *why, size_t why_len)
 {

@@ -1,4 +1,4 @@
-#include "gpu_context.h"
+#include "context.h"
 
 #include <pthread.h>
 #include <stdint.h>

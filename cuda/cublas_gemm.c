@@ -1,4 +1,4 @@
-#include "gpu_cublas.h"
+#include "cublas_gemm.h"
 
 #include <string.h>
 

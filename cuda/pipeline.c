@@ -22,7 +22,7 @@
  * Between steps the calling thread sleeps on the pool and polls the CUDA
  * events; pool threads never call CUDA. */
 #define _GNU_SOURCE
-#include "gpu_pipeline.h"
+#include "pipeline.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -31,9 +31,9 @@
 #include <time.h>
 
 #include "cpu_blas.h"
-#include "gpu_copy_pool.h"
-#include "gpu_gemm.h"
-#include "gpu_staging.h"
+#include "copy_pool.h"
+#include "compute.h"
+#include "staging.h"
 #include "slicing.h"
 
 /* The longest the calling thread sleeps before it polls the CUDA events

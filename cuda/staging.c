@@ -1,4 +1,4 @@
-#include "gpu_staging.h"
+#include "staging.h"
 
 #include <pthread.h>
 

@@ -1,0 +1,16 @@
+/* Runs one GEMM on the GPU and returns when C is complete (BLAS is
+ * synchronous).  Operands that all live on the device (device or managed
+ * memory) are used in place with one kernel; a call with host operands goes
+ * through the slicing pipeline (cuda/pipeline.c). */
+#ifndef TS_GPU_GEMM_H
+#define TS_GPU_GEMM_H
+
+#include <stddef.h>
+
+#include "configuration.h"
+#include "context.h"
+#include "ts_call.h"
+
+int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
+
+#endif

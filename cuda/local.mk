@@ -1,0 +1,21 @@
+# libtsshim-cuda.so, the GPU backend plugin the core loads on demand: device
+# contexts, residency, the host-data pipeline and its staging, cuBLAS, and the
+# tuned kernels (kernels/libtskernels.la, see kernels/local.mk).
+if HAVE_CUDA
+lib_LTLIBRARIES += libtsshim-cuda.la
+libtsshim_cuda_la_SOURCES = \
+	cuda/plugin.c \
+	cuda/context.c cuda/context.h \
+	cuda/residency.c cuda/residency.h \
+	cuda/cublas_gemm.c cuda/cublas_gemm.h \
+	cuda/gemm.c cuda/gemm.h \
+	cuda/pipeline.c cuda/pipeline.h \
+	cuda/staging.c cuda/staging.h \
+	cuda/copy_pool.c cuda/copy_pool.h \
+	src/slicing.c src/slicing.h
+libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
+libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++
+libtsshim_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS) -module -avoid-version -shared \
+	-export-symbols-regex '^tsshim_gpu_ops$$'
+endif
