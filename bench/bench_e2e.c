@@ -18,7 +18,6 @@
  * itself (the baseline for the shim's overhead on device pointers).
  * Operands are filled by one thread per core: the whole shape list has to
  * run three times within a few minutes on the GPU host. */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>

@@ -9,7 +9,6 @@
  * prints ns per call without and with the shim and their ratio (issue 4's
  * target: at most 1.05).  With --measure it only times the calls in the
  * current process and prints ns per call (what the child runs). */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@ if HAVE_CUDA
 noinst_PROGRAMS += bench/bench_kernels
 bench_bench_kernels_SOURCES = bench/bench_kernels.c bench/bench_common.h bench/fma_peak.cu
 bench_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
-bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
+bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lm
 bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh

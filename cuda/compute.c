@@ -1,5 +1,3 @@
-#include <config.h> /* TSSHIM_FAULT_INJECTION */
-
 #include "compute.h"
 
 #include <string.h>
@@ -49,7 +47,7 @@ cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_con
     cudaError_t err = ts_gpu_fault(cfg, "kernel");
     if (err)
         return err;
-    if (c->alpha_zero || c->k == 0) {
+    if (!ts_call_reads_ab(c)) {
         *path = "scale";
         return ts_scale_matrix(c, ops->c, ops->ldc, ctx->stream);
     }

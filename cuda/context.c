@@ -4,8 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define TS_MAX_DEVICES 64
-
 typedef struct {
     ts_gpu_context dev[TS_MAX_DEVICES];
     unsigned char ready[TS_MAX_DEVICES];

@@ -6,6 +6,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include "ts_call.h" /* TS_MAX_DEVICES */
+
 typedef struct {
     int device;
     int sm;                 /* compute capability, e.g. 90 */

@@ -13,13 +13,11 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int on_device(ts_residency r) { return r == TS_MEM_DEVICE || r == TS_MEM_MANAGED; }
-
 /* Nothing to copy: every operand the call reads or writes is on the device. */
 static int all_on_device(const ts_call *c)
 {
-    int reads_ab = !(c->alpha_zero || c->k == 0);
-    return on_device(c->res_c) && (!reads_ab || (on_device(c->res_a) && on_device(c->res_b)));
+    return ts_residency_gpu_reads(c->res_c) &&
+           (!ts_call_reads_ab(c) || (ts_residency_gpu_reads(c->res_a) && ts_residency_gpu_reads(c->res_b)));
 }
 
 /* One kernel on the caller's pointers.  Managed memory is not prefetched:

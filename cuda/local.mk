@@ -15,7 +15,7 @@ libtsshim_cuda_la_SOURCES = \
 	src/slicing.c src/slicing.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++
+libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS)
 libtsshim_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS) -module -avoid-version -shared \
 	-export-symbols-regex '^tsshim_gpu_ops$$'
 endif

@@ -21,7 +21,6 @@
  * failure semantics above), while later slices move in both directions.
  * Between steps the calling thread sleeps on the pool and polls the CUDA
  * events; pool threads never call CUDA. */
-#define _GNU_SOURCE
 #include "pipeline.h"
 
 #include <dlfcn.h>
@@ -113,12 +112,6 @@ static const void *one_of(ts_prec p)
     static const float one_f[2] = { 1, 0 };
     static const double one_d[2] = { 1, 0 };
     return p == TS_S || p == TS_C ? (const void *)one_f : (const void *)one_d;
-}
-
-static const char *routine(ts_prec p)
-{
-    static const char *const names[TS_NPREC] = { "sgemm_", "dgemm_", "cgemm_", "zgemm_" };
-    return names[p];
 }
 
 static int staged(const pipeline *p, int op) { return p->res[op] == TS_MEM_HOST; }
@@ -484,7 +477,7 @@ static void report(const pipeline *p)
              "pipeline %s slices=%lld ring=%d+%dx%zuMB threads=%d setup=%.4fs wall=%.4fs up=%.3fGB %.1fGB/s "
              "down=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
              "wait_ring=%.4fs wait_end=%.4fs",
-             routine(p->c->prec), (long long)p->plan.count, p->nup, p->ndown,
+             ts_routine_symbol(p->c->routine), (long long)p->plan.count, p->nup, p->ndown,
              p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall,
              1e-9 * (double)p->c->bytes_h2d,
              1e-9 * (double)p->c->bytes_h2d / wall, 1e-9 * (double)p->c->bytes_d2h,
@@ -499,7 +492,7 @@ const char *ts_pipeline_phases(void) { return phase_line; }
 static int cpu_rest(const pipeline *p)
 {
     const ts_call *c = p->c;
-    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, routine(c->prec));
+    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, ts_routine_symbol(c->routine));
     if (!gemm)
         return -1;
     ts_slice rest;
@@ -630,7 +623,7 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
         return 0;
     snprintf(why, why_len, "%s", cudaGetErrorString(err));
     /* Part of C is final: the rest must be computed here, not the whole call again. */
-    if (p.committed > 0 && p.plan.dim != TS_SLICE_K && c->res_c != TS_MEM_DEVICE && cpu_rest(&p) == 0) {
+    if (p.committed > 0 && p.plan.dim != TS_SLICE_K && !ts_residency_cpu_unreadable(c->res_c) && cpu_rest(&p) == 0) {
         *path = "gpu+cpu";
         return 0;
     }

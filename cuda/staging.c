@@ -1,13 +1,14 @@
 #include "staging.h"
 
+#include "ts_call.h" /* TS_MAX_DEVICES */
+
 #include <pthread.h>
 
-#define MAX_DEVICES 64
 #define BUF_BYTES ((size_t)16 << 20)
 
 static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
-static ts_staging per_device[MAX_DEVICES];
-static unsigned char ready[MAX_DEVICES];
+static ts_staging per_device[TS_MAX_DEVICES];
+static unsigned char ready[TS_MAX_DEVICES];
 static unsigned char *pinned; /* shared by all devices: allocated portable */
 static int nbuf;
 static size_t buf_bytes;
@@ -52,7 +53,7 @@ static cudaError_t make_device(ts_staging *s, int device)
 ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cudaError_t *err)
 {
     *err = cudaSuccess;
-    if (device < 0 || device >= MAX_DEVICES) {
+    if (device < 0 || device >= TS_MAX_DEVICES) {
         *err = cudaErrorInvalidDevice;
         return NULL;
     }

@@ -124,9 +124,9 @@ static inline int tsk_blocks_per_sm_or(const tsk_params *params, int dflt)
 
 /* The answers cached below belong to a device: an opt-in to its context,
  * attributes and occupancy to its model, and a process may launch on
- * several (device operands run where they live).  The first TSK_DEVICES
+ * several (device operands run where they live).  The first TS_MAX_DEVICES
  * devices keep a slot each; later ones ask the runtime on every call. */
-#define TSK_DEVICES 16
+#define TSK_DEVICES TS_MAX_DEVICES
 
 /* ask(dev) for the current device, once per device: known[dev] holds the
  * answer, 0 meaning not known yet (a 0 answer is asked again).  0 when the

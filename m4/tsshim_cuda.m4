@@ -51,8 +51,9 @@ AS_IF([test "x$with_cuda" != xno], [
 ])
 tsshim_arch_num=`echo "$with_cuda_arch" | sed 's/^sm_//'`
 NVCCFLAGS="-O3 -std=c++17 -gencode=arch=compute_$tsshim_arch_num,code=sm_$tsshim_arch_num -Xcompiler=-fvisibility=hidden"
+# Objects nvcc compiled need the C++ runtime wherever a C linker links them.
 AS_IF([test "x$tsshim_cuda_ok" = xyes],
-  [AC_DEFINE([HAVE_CUDA], [1], [Define to 1 when the CUDA GPU backend is built])],
+  [CUDA_LIBS="$CUDA_LIBS -lstdc++"],
   [CUDA_CPPFLAGS=""; CUDA_LDFLAGS=""; CUDA_LIBS=""])
 AC_DEFINE_UNQUOTED([TSSHIM_CUDA_ARCH], [$tsshim_arch_num], [GPU architecture the kernels are compiled for])
 AC_SUBST([NVCC])

@@ -23,7 +23,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_MIN_FLOPS", "1e8", TS_KEY_DOUBLE, min_flops, 0, 1e30),
     KEY_NUM("TSSHIM_MARGIN", "1.1", TS_KEY_DOUBLE, margin, 0, 1e6),
     { "TSSHIM_DISABLE", "", TS_KEY_ROUTINES, offsetof(ts_config, disabled), 0, 0, 0 },
-    KEY_NUM("TSSHIM_DEVICE", "0", TS_KEY_INT, device, 0, 1024),
+    KEY_NUM("TSSHIM_DEVICE", "0", TS_KEY_INT, device, 0, TS_MAX_DEVICES - 1),
     KEY_NUM("TSSHIM_STAGING_MB", "256", TS_KEY_INT, staging_mb, 1, 1 << 20),
     KEY_NUM("TSSHIM_GPU_MEM_LIMIT", "0", TS_KEY_INT, gpu_mem_limit_mb, 0, 1e12),
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),
@@ -32,10 +32,6 @@ const ts_config_key ts_config_keys[] = {
     KEY_STR("TSSHIM_FAULT", "", fault),
 };
 const size_t ts_config_nkeys = sizeof ts_config_keys / sizeof ts_config_keys[0];
-
-static const char *const routine_names[TS_NPREC] = { "sgemm", "dgemm", "cgemm", "zgemm" };
-
-const char *ts_prec_routine(ts_prec p) { return routine_names[p]; }
 
 static int parse_number(const char *s, double lo, double hi, double *out)
 {
@@ -53,20 +49,23 @@ static int parse_number(const char *s, double lo, double hi, double *out)
 /* "dgemm,zgemm_" (case-insensitive, trailing underscore optional). */
 static int parse_routines(const char *s, int *disabled)
 {
-    int set[TS_NPREC] = { 0 };
+    int set[TS_NROUTINE] = { 0 };
     while (*s) {
         size_t len = strcspn(s, ", ");
         if (len) {
             size_t base = len;
             if (s[base - 1] == '_')
                 base--;
-            int p;
-            for (p = 0; p < TS_NPREC; p++)
-                if (base == 5 && strncasecmp(s, routine_names[p], 5) == 0)
+            int r;
+            for (r = 0; r < TS_NROUTINE; r++) {
+                const char *name = ts_routine_symbol((ts_routine)r);
+                size_t name_len = strlen(name) - (name[strlen(name) - 1] == '_');
+                if (base == name_len && strncasecmp(s, name, base) == 0)
                     break;
-            if (p == TS_NPREC)
+            }
+            if (r == TS_NROUTINE)
                 return -1;
-            set[p] = 1;
+            set[r] = 1;
         }
         s += len;
         s += strspn(s, ", ");

@@ -15,7 +15,7 @@ typedef struct {
     int64_t max_skinny;         /* TSSHIM_MAX_SKINNY */
     double min_flops;           /* TSSHIM_MIN_FLOPS: auto mode keeps smaller calls on the CPU */
     double margin;              /* TSSHIM_MARGIN: GPU must be predicted this many times faster */
-    int disabled[TS_NPREC];     /* TSSHIM_DISABLE */
+    int disabled[TS_NROUTINE];  /* TSSHIM_DISABLE */
     int64_t device;             /* TSSHIM_DEVICE */
     int64_t staging_mb;         /* TSSHIM_STAGING_MB */
     int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
@@ -54,6 +54,5 @@ int ts_config_set(ts_config *cfg, const ts_config_key *key, const char *value);
 /* Values rejected while loading the process-wide configuration. */
 int ts_config_rejected(void);
 
-const char *ts_prec_routine(ts_prec p);
 
 #endif

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "cpu_blas.h"
 
 #include <dlfcn.h>
@@ -10,8 +9,7 @@
 #include "configuration.h"
 #include "log.h"
 
-static const char *const symbols[TS_NPREC] = { "sgemm_", "dgemm_", "cgemm_", "zgemm_" };
-_Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NPREC];
+_Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NROUTINE];
 
 /* Base address of the object holding this code: what must never be the target. */
 static void *own_base(void)
@@ -51,9 +49,9 @@ static int search_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static void *resolve(ts_prec p)
+static void *resolve(ts_routine r)
 {
-    const char *sym = symbols[p];
+    const char *sym = ts_routine_symbol(r);
     const char *path = ts_config_get()->cpu_blas;
     if (path[0]) {
         void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -71,24 +69,24 @@ static void *resolve(ts_prec p)
     return s.found;
 }
 
-ts_gemm_fn ts_cpu_gemm_resolve(ts_prec p)
+ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
 {
     ts_gemm_fn fn;
-    void *sym = resolve(p);
+    void *sym = resolve(r);
     if (!sym) {
         ts_log_error("no CPU BLAS provides %s: link the program with a BLAS (e.g. -lopenblas) "
-                     "or set TSSHIM_CPU_BLAS=/path/to/libopenblas.so", symbols[p]);
+                     "or set TSSHIM_CPU_BLAS=/path/to/libopenblas.so", ts_routine_symbol(r));
         _exit(127);
     }
     /* Converting the object pointer from dlsym is how POSIX hands out functions. */
     memcpy(&fn, &sym, sizeof fn);
-    atomic_store_explicit(&ts_cpu_resolved[p], fn, memory_order_release);
+    atomic_store_explicit(&ts_cpu_resolved[r], fn, memory_order_release);
     return fn;
 }
 
 void ts_forward(const ts_call *c)
 {
     const ts_fortran_args *f = &c->f;
-    ts_cpu_gemm(c->prec)(f->transa, f->transb, f->m, f->n, f->k, f->alpha, f->a, f->lda, f->b, f->ldb,
+    ts_cpu_gemm(c->routine)(f->transa, f->transb, f->m, f->n, f->k, f->alpha, f->a, f->lda, f->b, f->ldb,
                          f->beta, f->c, f->ldc, f->transa_len, f->transb_len);
 }

@@ -15,20 +15,20 @@ typedef void (*ts_gemm_fn)(const char *, const char *, const int *, const int *,
 /* Calls the CPU BLAS with the Fortran arguments exactly as received. */
 void ts_forward(const ts_call *c);
 
-/* The CPU BLAS routine of a precision, resolved once: TSSHIM_CPU_BLAS, then
+/* The CPU BLAS's routine r, resolved once: TSSHIM_CPU_BLAS, then
  * dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
  * libraries loaded with dlopen(RTLD_LOCAL)).  Never the shim itself.  When no
  * BLAS defines it the process cannot run: one line says how to fix it and
  * the process exits with status 127. */
-ts_gemm_fn ts_cpu_gemm_resolve(ts_prec p);
+ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
 
 /* Each routine once resolved: a forwarded call costs one load here. */
-extern _Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NPREC];
+extern _Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NROUTINE];
 
-static inline ts_gemm_fn ts_cpu_gemm(ts_prec p)
+static inline ts_gemm_fn ts_cpu_gemm(ts_routine r)
 {
-    ts_gemm_fn fn = atomic_load_explicit(&ts_cpu_resolved[p], memory_order_acquire);
-    return fn ? fn : ts_cpu_gemm_resolve(p);
+    ts_gemm_fn fn = atomic_load_explicit(&ts_cpu_resolved[r], memory_order_acquire);
+    return fn ? fn : ts_cpu_gemm_resolve(r);
 }
 
 #endif

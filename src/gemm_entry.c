@@ -4,27 +4,25 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "classify.h"
 #include "configuration.h"
-#include "cost_model.h"
 #include "cpu_blas.h"
 #include "gpu_backend.h"
 #include "host_scale.h"
 #include "log.h"
-#include "policy.h"
+#include "route.h"
 #include "stats.h"
-#include "validate.h"
 
 /* Set while this thread is inside the shim: a BLAS call made from within
  * (e.g. by a library the backend uses) goes straight to the CPU BLAS. */
 static _Thread_local int in_shim __attribute__((tls_model("initial-exec")));
 
-void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const char *transb, const int *m,
+void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const char *transb, const int *m,
                           const int *n, const int *k, const void *alpha, const void *a, const int *lda,
                           const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
                           size_t transa_len, size_t transb_len)
 {
-    c->prec = prec;
+    c->routine = r;
+    c->prec = ts_routine_prec(r);
     c->transa = *transa;
     c->transb = *transb;
     c->m = *m;
@@ -62,7 +60,7 @@ static void warn_fallback(const ts_call *c, const char *why)
 {
     static atomic_int warned;
     int level = atomic_exchange(&warned, 1) ? 2 : 1;
-    ts_log(level, "GPU execution of %s_ failed (%s); computing on the CPU", ts_prec_routine(c->prec), why);
+    ts_log(level, "GPU execution of %s failed (%s); computing on the CPU", ts_routine_symbol(c->routine), why);
 }
 
 /* Runs a call the policy sent to the GPU; returns 1 when it fell back. */
@@ -74,8 +72,8 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
         return 0;
     if (ts_call_on_device(c)) {
         /* No CPU can compute on device memory: say so, leave C as it was. */
-        ts_log_error("%s_ on device memory could not run on the GPU (%s); C was not updated",
-                     ts_prec_routine(c->prec), why);
+        ts_log_error("%s on device memory could not run on the GPU (%s); C was not updated",
+                     ts_routine_symbol(c->routine), why);
         return 1;
     }
     c->decision = TS_RUN_CPU;
@@ -90,33 +88,14 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
     return 1;
 }
 
-/* Decides where a valid call that does more than return at once runs.
- * Without the CUDA driver in the process every operand is host memory, and
- * most calls stay on the CPU for reasons known before any cost is modelled:
- * they skip the residency probe and the cost model. */
-static ts_start_ledger start_ledger;
-
-static void route(ts_call *c, const ts_config *cfg)
-{
-    ts_classify(c, cfg->min_long, cfg->max_skinny);
-    const char *cpu = ts_gpu_cuda_loaded() ? NULL : ts_policy_host_cpu(c, cfg);
-    if (cpu) {
-        /* The descriptor already says host memory and the CPU (ts_call_from_fortran). */
-        c->reason = cpu;
-        return;
-    }
-    ts_gpu_residency(c);
-    ts_policy_decide(c, cfg, ts_profile_get(), ts_gpu_started() ? NULL : &start_ledger);
-}
-
 ts_forward_gate ts_gate;
 static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 
 /* The policy's flop threshold as a bound on m n k: mnk f < below exactly
  * when mnk < ceil(below / f), f (2 or 8) a power of two. */
-static int64_t mnk_below(double below, ts_prec p)
+static int64_t mnk_below(double below, ts_routine r)
 {
-    double q = below / ts_gemm_flops(p, 1, 1, 1);
+    double q = below / ts_gemm_flops(ts_routine_prec(r), 1, 1, 1);
     if (!(q < 0x1p62))
         return INT64_MAX;
     int64_t bound = (int64_t)q;
@@ -128,8 +107,8 @@ static void arm_gate(void)
     const ts_config *cfg = ts_config_get();
     if (cfg->verbose > 0)
         return;
-    for (int p = 0; p < TS_NPREC; p++)
-        ts_gate.lane[p].mnk_below = mnk_below(ts_policy_cpu_below(cfg, (ts_prec)p), (ts_prec)p);
+    for (int r = 0; r < TS_NROUTINE; r++)
+        ts_gate.lane[r].mnk_below = mnk_below(ts_route_cpu_below(cfg, (ts_routine)r), (ts_routine)r);
     ts_gate.startup_tail = ts_gpu_startup_tail();
     atomic_store_explicit(&ts_gate.armed, 1, memory_order_release);
 }
@@ -140,16 +119,16 @@ int ts_gemm_forward_arm(void)
     return atomic_load_explicit(&ts_gate.armed, memory_order_acquire);
 }
 
-int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+int ts_gemm_forward_early(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
 {
-    return ts_gemm_forward_arm() && ts_gate_passes(prec, m, n, k, alpha) && !ts_gpu_cuda_loaded();
+    return ts_gemm_forward_arm() && ts_gate_passes(r, m, n, k, alpha) && !ts_gpu_cuda_loaded();
 }
 
-ts_gemm_fn ts_gemm_forward_open(ts_prec prec)
+ts_gemm_fn ts_gemm_forward_open(ts_routine r)
 {
-    ts_gemm_fn cpu = ts_cpu_gemm(prec);
+    ts_gemm_fn cpu = ts_cpu_gemm(r);
     if (ts_gate.startup_tail)
-        atomic_store_explicit(&ts_gate.lane[prec].cpu, cpu, memory_order_release);
+        atomic_store_explicit(&ts_gate.lane[r].cpu, cpu, memory_order_release);
     return cpu;
 }
 
@@ -163,25 +142,11 @@ void ts_gemm(ts_call *c)
     const ts_config *cfg = ts_config_get();
     int fell_back = 0;
 
-    if (ts_validate(c)) {
-        /* The CPU BLAS's own xerbla reports it, exactly as without the shim. */
-        c->reason = "invalid arguments";
-        ts_forward(c);
-    } else {
-        ts_scalar_flags(c);
-        if (ts_quick_return(c)) {
-            /* Nothing to do, as in the reference BLAS; not forwarded, since
-             * some CPU BLAS builds still read A and B then. */
-            c->reason = "quick return";
-        } else {
-            route(c, cfg);
-            if (c->decision == TS_RUN_GPU)
-                fell_back = run_on_gpu(c, cfg);
-            else if (c->alpha_zero || c->k == 0)
-                ts_host_scale(c);
-            else
-                ts_forward(c);
-        }
+    switch (ts_route(c, cfg)) {
+    case TS_ACTION_FORWARD: ts_forward(c); break;
+    case TS_ACTION_SCALE_ON_HOST: ts_host_scale(c); break;
+    case TS_ACTION_GPU: fell_back = run_on_gpu(c, cfg); break;
+    case TS_ACTION_NONE: break;
     }
     /* Counting costs atomics on every call: only when a report will be written. */
     if (cfg->verbose >= 1)
@@ -194,13 +159,13 @@ void ts_gemm(ts_call *c)
     in_shim = 0;
 }
 
-void ts_gemm_fortran(ts_prec prec, const char *transa, const char *transb, const int *m, const int *n,
+void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const int *m, const int *n,
                      const int *k, const void *alpha, const void *a, const int *lda, const void *b,
                      const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
                      size_t transb_len)
 {
     ts_call call;
-    ts_call_from_fortran(&call, prec, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len,
+    ts_call_from_fortran(&call, r, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len,
                          transb_len);
     ts_gemm(&call);
 }

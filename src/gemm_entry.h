@@ -12,7 +12,7 @@
 #include "validate.h"
 
 /* Fills a descriptor from the Fortran arguments (all by reference). */
-void ts_call_from_fortran(ts_call *c, ts_prec prec, const char *transa, const char *transb, const int *m,
+void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const char *transb, const int *m,
                           const int *n, const int *k, const void *alpha, const void *a, const int *lda,
                           const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
                           size_t transa_len, size_t transb_len);
@@ -21,12 +21,12 @@ void ts_gemm(ts_call *c);
 
 /* ts_gemm on a descriptor filled from the Fortran arguments: kept out of
  * line, so that an entry point that forwards needs no frame of its own. */
-void ts_gemm_fortran(ts_prec prec, const char *transa, const char *transb, const int *m, const int *n,
+void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const int *m, const int *n,
                      const int *k, const void *alpha, const void *a, const int *lda, const void *b,
                      const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
                      size_t transb_len);
 
-/* One precision's way through the forwarding gate. */
+/* One routine's way through the forwarding gate. */
 typedef struct {
     _Atomic(ts_gemm_fn) cpu; /* the CPU BLAS routine; NULL until the first forwarded call opens it */
     int64_t mnk_below;       /* m n k below this: the policy keeps the call on the CPU */
@@ -34,9 +34,9 @@ typedef struct {
 
 /* What the early checks below read, set once (from the constructor or the
  * first call) and then constant, but for a lane's opening.  The exported
- * symbols' x86-64 code reads it at fixed offsets (shim/gemm_exports.c). */
+ * symbols' x86-64 code reads it at fixed offsets (shim/entry_points.c). */
 typedef struct {
-    ts_forward_lane lane[TS_NPREC];
+    ts_forward_lane lane[TS_NROUTINE];
     struct link_map *startup_tail; /* NULL when the watch cannot vouch (ts_gpu_startup_tail) */
     atomic_int armed;              /* never at verbosity > 0: every call is counted then */
 } ts_forward_gate;
@@ -50,13 +50,13 @@ int ts_gemm_forward_arm(void);
  * (alpha = 0, k = 0 and quick returns keep the full path, which does them
  * without the CPU BLAS), and the policy keeps such a call on the CPU
  * (m n k counted exactly: the flop threshold divided by the flops per
- * multiply-add, rounded up, ts_policy_cpu_below). */
-static inline int ts_gate_passes(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha)
+ * multiply-add, rounded up, ts_route_cpu_below). */
+static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
 {
     int64_t mn, mnk;
     return *m > 0 && *n > 0 && *k > 0 && !__builtin_mul_overflow((int64_t)*m, (int64_t)*n, &mn) &&
-           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_gate.lane[prec].mnk_below &&
-           !ts_scalar_is(prec, alpha, 0.0);
+           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_gate.lane[r].mnk_below &&
+           !ts_scalar_is(ts_routine_prec(r), alpha, 0.0);
 }
 
 /* Whether a call goes straight to the CPU BLAS, decided from the raw
@@ -64,11 +64,11 @@ static inline int ts_gate_passes(ts_prec prec, const int *m, const int *n, const
  * (verbosity 0), the CUDA driver is not in the process (no operand can be
  * device memory) and ts_gate_passes.  Invalid arguments go to the CPU BLAS
  * either way. */
-int ts_gemm_forward_early(ts_prec prec, const int *m, const int *n, const int *k, const void *alpha);
+int ts_gemm_forward_early(ts_routine r, const int *m, const int *n, const int *k, const void *alpha);
 
 /* The CPU BLAS routine for a call ts_gemm_forward_early passed; opens the
- * precision's lane when the loader watch can vouch for later calls. */
-ts_gemm_fn ts_gemm_forward_open(ts_prec prec);
+ * routine's lane when the loader watch can vouch for later calls. */
+ts_gemm_fn ts_gemm_forward_open(ts_routine r);
 
 /* The common case of ts_gemm_forward_early with no call at all, so that an
  * entry point can jump straight to the CPU BLAS: the lane is open, the
@@ -76,11 +76,11 @@ ts_gemm_fn ts_gemm_forward_open(ts_prec prec);
  * means ask ts_gemm_forward_early.  A forwarded call costs only this (the
  * H100 host measured 43 ns for an 8x8x8 dgemm_ in OpenBLAS: every
  * nanosecond shows). */
-static inline ts_gemm_fn ts_gemm_forward_fast(ts_prec prec, const int *m, const int *n, const int *k,
+static inline ts_gemm_fn ts_gemm_forward_fast(ts_routine r, const int *m, const int *n, const int *k,
                                               const void *alpha)
 {
-    ts_gemm_fn cpu = atomic_load_explicit(&ts_gate.lane[prec].cpu, memory_order_acquire);
-    return cpu && ts_gate_passes(prec, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
+    ts_gemm_fn cpu = atomic_load_explicit(&ts_gate.lane[r].cpu, memory_order_acquire);
+    return cpu && ts_gate_passes(r, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
                ? cpu
                : NULL;
 }

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "gpu_backend.h"
 
 #include <dlfcn.h>

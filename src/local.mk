@@ -9,7 +9,7 @@ src_libtscore_la_SOURCES = \
 	src/validate.c src/validate.h \
 	src/classify.c src/classify.h \
 	src/cost_model.c src/cost_model.h src/profile.c src/profile.h src/slicing.c src/slicing.h \
-	src/policy.c src/policy.h \
+	src/route.c src/route.h \
 	src/host_scale.c src/host_scale.h \
 	src/cpu_blas.c src/cpu_blas.h \
 	src/gpu_backend.c src/gpu_backend.h \

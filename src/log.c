@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "log.h"
 
 #include <pthread.h>
@@ -89,9 +88,9 @@ static const char *residency_name(ts_residency r)
 void ts_log_trace(const ts_call *c)
 {
     ts_log(3,
-           "%s_ %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld class=%s%s w=%lld mem=%s/%s/%s "
+           "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld class=%s%s w=%lld mem=%s/%s/%s "
            "run=%s (%s) path=%s h2d=%llu d2h=%llu cpu_pred=%.3gs gpu_pred=%.3gs gpu=%.3gs",
-           ts_prec_routine(c->prec), c->transa, c->transb, (long long)c->m, (long long)c->n,
+           ts_routine_symbol(c->routine), c->transa, c->transb, (long long)c->m, (long long)c->n,
            (long long)c->k, (long long)c->lda, (long long)c->ldb, (long long)c->ldc,
            ts_class_name(c->cls), c->mirror ? "(mirror)" : "", (long long)c->width,
            residency_name(c->res_a), residency_name(c->res_b), residency_name(c->res_c),

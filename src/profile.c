@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "profile.h"
 
 #include <errno.h>

@@ -1,19 +1,12 @@
 #include "slicing.h"
 
-static int reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
-
 int ts_operand_moves(const ts_call *c, int op)
 {
     static const int is_ab[TS_NOP] = { 1, 1, 0 };
-    if (is_ab[op] && !reads_ab(c))
+    if (is_ab[op] && !ts_call_reads_ab(c))
         return 0;
     ts_residency r = op == TS_OP_A ? c->res_a : op == TS_OP_B ? c->res_b : c->res_c;
-    switch (r) {
-    case TS_MEM_HOST:
-    case TS_MEM_PINNED: return 1;
-    case TS_MEM_MANAGED: return op == TS_OP_C;
-    default: return 0;
-    }
+    return !ts_residency_gpu_reads(r) || (op == TS_OP_C && !ts_residency_cpu_unreadable(r));
 }
 
 /* TSM2's one long operand is packed from runs along its stored columns.
@@ -24,7 +17,7 @@ int ts_operand_moves(const ts_call *c, int op)
  * the device, summed over the k slices in order as TSMTTSM's is. */
 static ts_slice_dim slice_dim(const ts_call *c, int64_t slice_bytes)
 {
-    if (!reads_ab(c))
+    if (!ts_call_reads_ab(c))
         return TS_SLICE_N;
     ts_slice_dim across = c->mirror ? TS_SLICE_N : TS_SLICE_M;
     switch (c->cls) {
@@ -61,7 +54,7 @@ static void regions(const ts_call *c, ts_slice_dim dim, int64_t s0, int64_t len,
         n0 = s0, n = len;
     else
         k0 = s0, k = len;
-    if (reads_ab(c)) {
+    if (ts_call_reads_ab(c)) {
         r[TS_OP_A] = op_region(c->transa, m0, k0, m, k, c->lda);
         r[TS_OP_B] = op_region(c->transb, k0, n0, k, n, c->ldb);
     } else {

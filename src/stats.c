@@ -9,11 +9,11 @@ typedef struct {
     atomic_ullong calls, offloaded, fallbacks, gpu_ns, h2d, d2h;
 } routine_stats;
 
-static routine_stats stats[TS_NPREC];
+static routine_stats stats[TS_NROUTINE];
 
 void ts_stats_record(const ts_call *c, int fell_back)
 {
-    routine_stats *s = &stats[c->prec];
+    routine_stats *s = &stats[c->routine];
     atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
     if (fell_back)
         atomic_fetch_add_explicit(&s->fallbacks, 1, memory_order_relaxed);
@@ -27,8 +27,8 @@ void ts_stats_record(const ts_call *c, int fell_back)
 
 void ts_stats_reset(void)
 {
-    for (int p = 0; p < TS_NPREC; p++) {
-        routine_stats *s = &stats[p];
+    for (int r = 0; r < TS_NROUTINE; r++) {
+        routine_stats *s = &stats[r];
         atomic_store(&s->calls, 0);
         atomic_store(&s->offloaded, 0);
         atomic_store(&s->fallbacks, 0);
@@ -40,13 +40,13 @@ void ts_stats_reset(void)
 
 void ts_stats_report(void)
 {
-    for (int p = 0; p < TS_NPREC; p++) {
-        routine_stats *s = &stats[p];
+    for (int r = 0; r < TS_NROUTINE; r++) {
+        routine_stats *s = &stats[r];
         unsigned long long calls = atomic_load(&s->calls);
         if (!calls)
             continue;
-        ts_log(1, "%s_ calls=%llu offloaded=%llu fallbacks=%llu gpu_s=%.6f h2d_bytes=%llu d2h_bytes=%llu",
-               ts_prec_routine((ts_prec)p), calls, atomic_load(&s->offloaded), atomic_load(&s->fallbacks),
+        ts_log(1, "%s calls=%llu offloaded=%llu fallbacks=%llu gpu_s=%.6f h2d_bytes=%llu d2h_bytes=%llu",
+               ts_routine_symbol((ts_routine)r), calls, atomic_load(&s->offloaded), atomic_load(&s->fallbacks),
                (double)atomic_load(&s->gpu_ns) * 1e-9, atomic_load(&s->h2d), atomic_load(&s->d2h));
     }
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
+#include "routine_list.h"
 
 /* Shape classes of ARCHITECTURE.md (C is m x n, op(A) m x k, op(B) k x n). */
 typedef enum {
@@ -30,6 +30,11 @@ typedef enum {
     TS_MEM_DEVICE     /* device memory */
 } ts_residency;
 
+/* What a residency allows; ts_gpu_residency (src/gpu_backend.h) is the one
+ * probe that fills it. */
+static inline int ts_residency_gpu_reads(ts_residency r) { return r == TS_MEM_DEVICE || r == TS_MEM_MANAGED; }
+static inline int ts_residency_cpu_unreadable(ts_residency r) { return r == TS_MEM_DEVICE; }
+
 /* Fortran arguments exactly as received, so forwarding passes them untouched
  * (gfortran ABI: everything by reference plus two hidden string lengths). */
 typedef struct {
@@ -47,6 +52,7 @@ typedef struct {
 } ts_fortran_args;
 
 typedef struct ts_call {
+    ts_routine routine;
     ts_prec prec;
     char transa, transb;        /* upper case: 'N', 'T' or 'C' once valid */
     int64_t m, n, k;
@@ -95,13 +101,21 @@ static inline int64_t ts_cols_a(const ts_call *c) { return c->transa == 'N' ? c-
 static inline int64_t ts_rows_b(const ts_call *c) { return c->transb == 'N' ? c->k : c->n; }
 static inline int64_t ts_cols_b(const ts_call *c) { return c->transb == 'N' ? c->n : c->k; }
 
+/* Whether the call reads A and B: BLAS computes C = beta C alone when
+ * alpha = 0 or k = 0 (needs the scalar flags). */
+static inline int ts_call_reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
+
+/* Devices the backend keeps per-device state for (context, staging,
+ * kernel attributes); TSSHIM_DEVICE and device operands must be below. */
+#define TS_MAX_DEVICES 64
+
 static inline int64_t ts_max1(int64_t x) { return x > 1 ? x : 1; }
 
 /* A descriptor of shape only (for tests, benchmarks and the tuner): the
  * smallest valid leading dimensions, no operands, no scalars. */
 static inline void ts_call_shape(ts_call *c, ts_prec p, char transa, char transb, int64_t m, int64_t n, int64_t k)
 {
-    *c = (ts_call){ .prec = p, .transa = transa, .transb = transb, .m = m, .n = n, .k = k, .device = -1 };
+    *c = (ts_call){ .routine = ts_gemm_routine(p), .prec = p, .transa = transa, .transb = transb, .m = m, .n = n, .k = k, .device = -1 };
     c->lda = ts_max1(ts_rows_a(c));
     c->ldb = ts_max1(ts_rows_b(c));
     c->ldc = ts_max1(m);

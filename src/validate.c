@@ -37,5 +37,5 @@ void ts_scalar_flags(ts_call *c)
 
 int ts_quick_return(const ts_call *c)
 {
-    return c->m == 0 || c->n == 0 || ((c->alpha_zero || c->k == 0) && c->beta_one);
+    return c->m == 0 || c->n == 0 || (!ts_call_reads_ab(c) && c->beta_one);
 }

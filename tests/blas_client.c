@@ -6,7 +6,6 @@
  *   blas_client bad ARG         dgemm_ with argument ARG (1, 2, 3, 8, 10 or 13) invalid
  *   blas_client local LIB       dlopen(LIB, RTLD_LOCAL) first, then call dgemm_
  */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

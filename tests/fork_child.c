@@ -8,11 +8,6 @@
  * flushing its streams: compute-sanitizer hangs any CUDA process whose forked
  * child calls exit() (reproduced without tsshim), and the tool's run is
  * about the parent's kernels. */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -3,10 +3,6 @@
  * offset) so that reads and writes outside it can be caught: A's and B's
  * arrays are NaN outside the operand, C's is random and must stay bitwise
  * unchanged there. */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "gemm_cases.h"
 
 #include <float.h>

@@ -5,11 +5,6 @@
  * LD_PRELOAD of libtsshim so that those calls go through the shim.  The
  * reference is OpenBLAS opened privately (ref_blas.c).  One TAP line per
  * precision, transpose pair and group of cases. */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>

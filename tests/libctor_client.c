@@ -3,10 +3,6 @@
  * constructor may not have run yet, or its destructor may have run already.
  * It also exports exit_check, the same check for the test program's main and
  * atexit handlers.  Each check prints "WHERE ROUTINE ok|FAIL (ratio R)". */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "libctor_client.h"
 
 #include <stdio.h>

@@ -5,10 +5,6 @@
  * not reach C through a zero scalar: beta = 0 discards C, alpha = 0 never
  * reads A or B.  The script lowers TSSHIM_MIN_LONG to 64, so the tall shapes
  * below reach the tuned GPU kernels in gpu mode. */
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

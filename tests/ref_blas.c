@@ -1,11 +1,6 @@
 /* Loads the reference OpenBLAS privately (RTLD_LOCAL) and proves that every
  * resolved GEMM lives in that object: a preloaded shim must never end up as
  * its own reference. */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include "ref_blas.h"
 
 #include <dlfcn.h>

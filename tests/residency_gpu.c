@@ -7,11 +7,6 @@
  * Run by residency_gpu.sh under LD_PRELOAD with TSSHIM_MODE=gpu,
  * TSSHIM_VERBOSE=3 and TSSHIM_LOG=<file>, whose last trace line is read back
  * after each call.  Prints "1..0 # SKIP" without a CUDA device. */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

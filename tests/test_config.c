@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 /* Configuration: defaults, environment, file, precedence, rejected values. */
 #include <stdio.h>
 #include <stdlib.h>

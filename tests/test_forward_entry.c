@@ -1,4 +1,4 @@
-/* The exported entry points' forwarding check (shim/gemm_exports.c: hand
+/* The exported entry points' forwarding check (shim/entry_points.c: hand
  * written on x86-64) against its C definition, ts_gemm_forward_fast, and
  * against the expected answer per case.  The test links the entry points
  * itself; the "CPU BLAS" is two recorders: the one in the open lane (the
@@ -115,7 +115,7 @@ int main(void)
         ts_prec p = cases[i].p;
         int m = cases[i].m, n = cases[i].n, k = cases[i].k;
         atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
-        int c_jumps = ts_gemm_forward_fast(p, &m, &n, &k, cases[i].alpha) == lane_cpu;
+        int c_jumps = ts_gemm_forward_fast(ts_gemm_routine(p), &m, &n, &k, cases[i].alpha) == lane_cpu;
         int jumps = entry_jumps(p, m, n, k, cases[i].alpha, cases[i].ld);
         if (jumps != cases[i].jumps || c_jumps != cases[i].jumps) {
             tap_diag("case %zu: entry %d, C check %d, expected %d", i, jumps, c_jumps, cases[i].jumps);

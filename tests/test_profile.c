@@ -2,7 +2,6 @@
  * garbled files fall back to the defaults key by key, a missing file is -1,
  * and the default location follows XDG_CACHE_HOME and HOME.  And the cost
  * model prices pageable operands at the staging pipeline's rate. */
-#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,11 +5,6 @@
  * -DTS_WITH_CUDA the operands also rotate through pinned and device memory.
  * An alarm turns a deadlock into a failure.
  * Usage: threads_stress [THREADS [ROUNDS [SECONDS]]] (default 16 3 600) */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>

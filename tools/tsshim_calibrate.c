@@ -12,11 +12,6 @@
  *
  * Usage: tsshim-calibrate [-o PROFILE] [--plugin PATH/libtsshim-cuda.so]
  * Run it without LD_PRELOAD: the CPU figures must be the CPU BLAS's own. */
-#define _GNU_SOURCE
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +106,7 @@ static void describe(ts_call *c, const shape *s, const void *alpha, const void *
                      const int *ldb, const void *beta, void *cm, const int *ldc)
 {
     const ts_config *cfg = ts_config_get();
-    ts_call_from_fortran(c, s->prec, &s->ta, &s->tb, &s->m, &s->n, &s->k, alpha, a, lda, b, ldb, beta, cm, ldc, 1, 1);
+    ts_call_from_fortran(c, ts_gemm_routine(s->prec), &s->ta, &s->tb, &s->m, &s->n, &s->k, alpha, a, lda, b, ldb, beta, cm, ldc, 1, 1);
     ts_validate(c);
     ts_scalar_flags(c);
     ts_classify(c, cfg->min_long, cfg->max_skinny);

@@ -1,6 +1,7 @@
-/* The exported Fortran BLAS entry points (gfortran ABI): a call the CPU
- * runs anyway goes straight to the CPU BLAS; any other fills one descriptor
- * and hands it to the core.  Only these symbols are visible. */
+/* The exported entry points, one per row of the routine list
+ * (src/routine_list.h): a call the CPU runs anyway goes straight to the CPU
+ * BLAS; any other fills one descriptor and hands it to the core.  Only these
+ * symbols are visible. */
 #include <link.h>
 #include <stddef.h>
 
@@ -18,10 +19,10 @@
     __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS);                                      \
     void name##full(TS_GEMM_ARGS)                                                                       \
     {                                                                                                   \
-        if (ts_gemm_forward_early(prec, m, n, k, alpha))                                                \
-            ts_gemm_forward_open(prec)(TS_GEMM_PASS);                                                   \
+        if (ts_gemm_forward_early(TS_R_##name, m, n, k, alpha))                                         \
+            ts_gemm_forward_open(TS_R_##name)(TS_GEMM_PASS);                                            \
         else                                                                                            \
-            ts_gemm_fortran(prec, TS_GEMM_PASS);                                                        \
+            ts_gemm_fortran(TS_R_##name, TS_GEMM_PASS);                                                 \
     }
 
 #if defined(__x86_64__) && defined(__ELF__)
@@ -70,9 +71,12 @@ _Static_assert(TS_S == 0 && TS_D == 1 && TS_C == 2 && TS_Z == 3 && offsetof(ts_f
     __attribute__((visibility("default"))) void name(TS_GEMM_ARGS);                                     \
     void name(TS_GEMM_ARGS)                                                                             \
     {                                                                                                   \
-        ts_gemm_fn cpu = ts_gemm_forward_fast(prec, m, n, k, alpha);                                    \
+        ts_gemm_fn cpu = ts_gemm_forward_fast(TS_R_##name, m, n, k, alpha);                             \
         (cpu ? cpu : name##full)(TS_GEMM_PASS);                                                         \
     }
 #endif
 
-#include "gemm_symbols.h"
+/* The adapter of each (arguments, abi) pair of the routine list. */
+#define TS_ENTRY_GEMM_F77(name, prec) TS_GEMM_SYMBOL(name, prec)
+#define TS_ENTRY(symbol, prec, args, abi) TS_ENTRY_##args##_##abi(symbol, prec)
+TS_ROUTINE_LIST(TS_ENTRY)

@@ -1,0 +1,107 @@
+#include "route.h"
+
+#include <math.h>
+
+#include "classify.h"
+#include "gpu_backend.h"
+#include "validate.h"
+
+static void decide(ts_call *c, ts_decision d, const char *reason)
+{
+    c->decision = d;
+    c->reason = reason;
+}
+
+int ts_call_on_device(const ts_call *c)
+{
+    return ts_residency_cpu_unreadable(c->res_a) || ts_residency_cpu_unreadable(c->res_b) ||
+           ts_residency_cpu_unreadable(c->res_c);
+}
+
+/* The CPU decisions that depend neither on residency nor on the cost model,
+ * in the policy's order. */
+double ts_route_cpu_below(const ts_config *cfg, ts_routine r)
+{
+    if (cfg->mode == TS_MODE_CPU || cfg->disabled[r])
+        return INFINITY;
+    return cfg->mode == TS_MODE_AUTO ? cfg->min_flops : 0.0;
+}
+
+const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops)
+{
+    if (!(flops < ts_route_cpu_below(cfg, r)))
+        return NULL;
+    return cfg->mode == TS_MODE_CPU ? "mode cpu" : cfg->disabled[r] ? "routine disabled" : "below TSSHIM_MIN_FLOPS";
+}
+
+const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg)
+{
+    /* C = beta C reads nothing else: never worth a transfer. */
+    if (c->alpha_zero || c->k == 0)
+        return "scaling only";
+    return ts_route_cpu_reason(cfg, c->routine, ts_call_flops(c));
+}
+
+int ts_route_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof)
+{
+    double saving = c->predicted_cpu_s - c->predicted_gpu_s;
+    double before = atomic_load_explicit(&ledger->forgone, memory_order_relaxed);
+    while (before < prof->gpu_start_s &&
+           !atomic_compare_exchange_weak_explicit(&ledger->forgone, &before, before + saving, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+    return before >= prof->gpu_start_s;
+}
+
+void ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger)
+{
+    /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
+    if (ts_call_on_device(c))
+        return decide(c, TS_RUN_GPU, "device operands");
+    const char *cpu = ts_route_host_cpu(c, cfg);
+    if (cpu)
+        return decide(c, TS_RUN_CPU, cpu);
+    if (cfg->mode == TS_MODE_GPU)
+        return decide(c, TS_RUN_GPU, "mode gpu");
+    c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
+    c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
+    if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s))
+        return decide(c, TS_RUN_CPU, "cost model: cpu faster");
+    if (ledger && !ts_route_start_repaid(ledger, c, prof))
+        return decide(c, TS_RUN_CPU, "cost model: gpu start not repaid yet");
+    decide(c, TS_RUN_GPU, "cost model: gpu faster");
+}
+
+/* Until the GPU is started, the savings calls forwent for its start. */
+static ts_start_ledger start_ledger;
+
+ts_action ts_route(ts_call *c, const ts_config *cfg)
+{
+    if (ts_validate(c)) {
+        /* The CPU BLAS's own xerbla reports it, exactly as without the shim. */
+        c->reason = "invalid arguments";
+        return TS_ACTION_FORWARD;
+    }
+    ts_scalar_flags(c);
+    if (ts_quick_return(c)) {
+        /* Nothing to do, as in the reference BLAS; not forwarded, since
+         * some CPU BLAS builds still read A and B then. */
+        c->reason = "quick return";
+        return TS_ACTION_NONE;
+    }
+    ts_classify(c, cfg->min_long, cfg->max_skinny);
+    /* Without the CUDA driver in the process every operand is host memory,
+     * and most calls stay on the CPU for reasons known before any cost is
+     * modelled: they skip the residency probe and the cost model (the
+     * descriptor already says host memory and the CPU). */
+    const char *cpu = ts_gpu_cuda_loaded() ? NULL : ts_route_host_cpu(c, cfg);
+    if (cpu) {
+        c->reason = cpu;
+    } else {
+        ts_gpu_residency(c);
+        ts_route_decide(c, cfg, ts_profile_get(), ts_gpu_started() ? NULL : &start_ledger);
+    }
+    if (c->decision == TS_RUN_GPU)
+        return TS_ACTION_GPU;
+    return ts_call_reads_ab(c) ? TS_ACTION_FORWARD : TS_ACTION_SCALE_ON_HOST;
+}

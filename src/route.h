@@ -1,0 +1,60 @@
+/* The one place that decides what happens to a call: forwarded to the CPU
+ * BLAS, nothing (a quick return), C = beta C on the host, or the GPU.  It
+ * reads the facts of validate, classify, the residency probe and the cost
+ * model, and records its reason on the descriptor. */
+#ifndef TS_POLICY_H
+#define TS_POLICY_H
+
+#include <stdatomic.h>
+
+#include "configuration.h"
+#include "cost_model.h"
+#include "ts_call.h"
+
+/* The model's savings that calls sent to the CPU have forgone while the
+ * GPU was not started (seconds, summed by several threads at once). */
+typedef struct {
+    _Atomic double forgone;
+} ts_start_ledger;
+
+/* Whether a call the cost model sends to the GPU may start it: the GPU's
+ * start costs gpu_start_s once, which a short program never earns back.
+ * Calls stay on the CPU, adding their predicted saving to the ledger,
+ * until the savings forgone reach the start cost (a rent-or-buy rule: at
+ * most twice the better of the two choices in hindsight). */
+int ts_route_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof);
+
+typedef enum {
+    TS_ACTION_NONE,          /* a quick return: nothing to compute */
+    TS_ACTION_FORWARD,       /* the CPU BLAS, with the arguments as received */
+    TS_ACTION_SCALE_ON_HOST, /* C = beta C: alpha = 0 or k = 0 */
+    TS_ACTION_GPU
+} ts_action;
+
+/* Validates, classifies and places one call (annotating the descriptor). */
+ts_action ts_route(ts_call *c, const ts_config *cfg);
+
+/* The placement of a valid, classified call with residency.
+ * `ledger`: the start ledger while the GPU is not started (see
+ * ts_route_start_repaid), NULL once it is. */
+void ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger);
+
+/* The reason a valid call whose operands are all host memory stays on the
+ * CPU whatever the cost model says (scaling only, cpu mode, a disabled
+ * routine, below TSSHIM_MIN_FLOPS in auto mode), else NULL.  Needs the scalar
+ * flags; not the class. */
+const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg);
+
+/* The reasons of ts_route_host_cpu that need only the routine and the
+ * flops (cpu mode, a disabled routine, below TSSHIM_MIN_FLOPS), else NULL. */
+const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops);
+
+/* The flops below which ts_route_cpu_reason keeps a call of routine r on
+ * the CPU: infinite in cpu mode or for a disabled routine, 0 in gpu mode. */
+double ts_route_cpu_below(const ts_config *cfg, ts_routine r);
+
+/* True when some operand is device or managed memory the CPU must not (or
+ * should not) touch through a CPU BLAS. */
+int ts_call_on_device(const ts_call *c);
+
+#endif
