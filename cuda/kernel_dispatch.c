@@ -1,6 +1,8 @@
 /* tsk_gemm(): the tuning table of the present architecture picks, per
  * (class, precision, transposes, width) cell, a compiled instance and its
- * parameters, or cuBLAS (TSK_DECLINED). */
+ * parameters, or cuBLAS (TSK_DECLINED).  The tables are resolved once, on
+ * first use, into an index that a call reads with one array access. */
+#include <pthread.h>
 #include <string.h>
 #include "tsk_registry.h"
 
@@ -10,9 +12,11 @@ typedef struct {
     const size_t *nrows;
 } tsk_table;
 
+/* One table per architecture: the index reads the first of an sm. */
 static const tsk_table tsk_tables[] = {
     { 90, tsk_tuning_sm90, &tsk_tuning_sm90_nrows },
 };
+#define TSK_NSM (sizeof tsk_tables / sizeof tsk_tables[0])
 
 /* The instance tables of the kernel files, in registry order. */
 static const struct {
@@ -83,42 +87,166 @@ void tsk_cell_transposes(const ts_call *call, char *ta, char *tb)
     }
 }
 
-const tsk_tuning_row *tsk_tuning_find(int sm, ts_class cls, ts_prec prec, char ta, char tb, int width)
+/* The index's keys: the classes with kernels, the transposes of a valid
+ * call (a cell's are the first two) and the width cells 1, 2, 4, ..., 64. */
+static const ts_class tsk_classes[] = { TS_CLASS_TSM2, TS_CLASS_ISM2, TS_CLASS_TSMTTSM };
+static const char tsk_transes[] = { 'N', 'T', 'C' };
+#define TSK_NCLASS (sizeof tsk_classes / sizeof tsk_classes[0])
+#define TSK_NTRANS (sizeof tsk_transes / sizeof tsk_transes[0])
+#define TSK_NCELL 7
+
+/* A cell's first tuning row and the instance it names (NULL: cuBLAS, or a
+ * name no longer compiled). */
+typedef struct {
+    const tsk_tuning_row *row;
+    const tsk_instance *named;
+} tsk_cell;
+
+/* One architecture's table resolved: its cells by (class, precision, cell
+ * transposes, width cell), and what a call runs by (class, precision, the
+ * call's transposes, mirror, width cell).  About 30 KB. */
+typedef struct {
+    tsk_cell cell[TSK_NCLASS][TS_NPREC][2][2][TSK_NCELL];
+    tsk_choice choice[TSK_NCLASS][TS_NPREC][TSK_NTRANS][TSK_NTRANS][2][TSK_NCELL];
+} tsk_index;
+
+static tsk_index tsk_indexes[TSK_NSM];
+static pthread_once_t tsk_indexes_once = PTHREAD_ONCE_INIT;
+
+static int tsk_class_slot(ts_class cls)
 {
-    for (size_t t = 0; t < sizeof tsk_tables / sizeof tsk_tables[0]; t++) {
-        if (tsk_tables[t].sm != sm)
-            continue;
-        for (size_t i = 0; i < *tsk_tables[t].nrows; i++) {
-            const tsk_tuning_row *r = &tsk_tables[t].rows[i];
-            if (r->cls == cls && r->prec == prec && r->transa == ta && r->transb == tb && r->width == width)
-                return r;
-        }
+    for (size_t i = 0; i < TSK_NCLASS; i++)
+        if (tsk_classes[i] == cls)
+            return (int)i;
+    return -1;
+}
+
+static int tsk_trans_slot(char t)
+{
+    for (size_t i = 0; i < TSK_NTRANS; i++)
+        if (tsk_transes[i] == t)
+            return (int)i;
+    return -1;
+}
+
+/* A width cell's slot: 1 -> 0, 2 -> 1, ..., 64 -> 6; -1 for 0 (no cell). */
+static int tsk_cell_slot(int cell)
+{
+    return cell == 0 ? -1 : __builtin_ctz((unsigned)cell);
+}
+
+/* The index entry of a cell, or NULL where no call has that cell: another
+ * class, 'C' (tsk_cell_transposes gives 'N' or 'T'), a width that is no
+ * cell's bound. */
+static tsk_cell *tsk_cell_at(tsk_index *ix, ts_class cls, ts_prec prec, char ta, char tb, int64_t width)
+{
+    int c = tsk_class_slot(cls), a = tsk_trans_slot(ta), b = tsk_trans_slot(tb);
+    int w = tsk_width_cell(width) == width ? tsk_cell_slot((int)width) : -1;
+    if (c < 0 || (unsigned)prec >= TS_NPREC || a < 0 || a > 1 || b < 0 || b > 1 || w < 0)
+        return NULL;
+    return &ix->cell[c][prec][a][b][w];
+}
+
+/* The index entry of a call, or NULL where tsk_gemm declines it whatever
+ * the table says (another class, wider than 64) or it is not valid. */
+static tsk_choice *tsk_choice_at(tsk_index *ix, const ts_call *call)
+{
+    int c = tsk_class_slot(call->cls), a = tsk_trans_slot(call->transa), b = tsk_trans_slot(call->transb);
+    int w = tsk_cell_slot(tsk_width_cell(call->width));
+    if (c < 0 || (unsigned)call->prec >= TS_NPREC || a < 0 || b < 0 || w < 0)
+        return NULL;
+    return &ix->choice[c][call->prec][a][b][call->mirror != 0][w];
+}
+
+/* The first row of each cell, as a scan of the table finds it, and its
+ * instance looked up by name.  The tuner writes rows of cells only (the
+ * unit test checks that the index finds each row). */
+static void tsk_index_cells(tsk_index *ix, const tsk_table *t)
+{
+    for (size_t i = 0; i < *t->nrows; i++) {
+        const tsk_tuning_row *r = &t->rows[i];
+        tsk_cell *cell = tsk_cell_at(ix, r->cls, r->prec, r->transa, r->transb, r->width);
+        if (cell != NULL && cell->row == NULL)
+            *cell = (tsk_cell){ r, r->instance != NULL ? tsk_instance_find(r->instance) : NULL };
+    }
+}
+
+/* The instance that runs `call`: the named one, or else the first that
+ * shares its compiled code (launch) and serves the call.  A cell covers
+ * conjugated and mirrored layouts too, and an instance entry bound to other
+ * transposes may share its code with one that serves this call. */
+static const tsk_instance *tsk_serving(const tsk_instance *named, const ts_call *call)
+{
+    if (named == NULL || tsk_instance_serves(named, call))
+        return named;
+    for (size_t i = 0; i < tsk_instance_count(); i++) {
+        const tsk_instance *x = tsk_instance_at(i);
+        if (x->launch == named->launch && tsk_instance_serves(x, call))
+            return x;
     }
     return NULL;
 }
 
-tsk_status tsk_gemm(const ts_call *call, const tsk_operands *ops, cudaStream_t stream, int sm)
+/* What `call` runs, decided at its cell's bound: an instance's width range
+ * is whole cells (TSK_ROW), so the choice holds for every width of the cell. */
+static tsk_choice tsk_resolve(tsk_index *ix, const ts_call *call)
 {
     char ta, tb;
-    int cell = tsk_width_cell(call->width);
-    if (cell == 0 || (call->cls != TS_CLASS_TSM2 && call->cls != TS_CLASS_ISM2 && call->cls != TS_CLASS_TSMTTSM))
-        return TSK_DECLINED;
     tsk_cell_transposes(call, &ta, &tb);
-    const tsk_tuning_row *row = tsk_tuning_find(sm, call->cls, call->prec, ta, tb, cell);
-    if (row == NULL || row->instance == NULL)
-        return TSK_DECLINED;
-    const tsk_instance *inst = tsk_instance_find(row->instance);
-    if (inst == NULL)
-        return TSK_DECLINED;
-    /* A cell covers conjugated and mirrored layouts too; an instance entry
-     * bound to other transposes may share its compiled code (launch) with
-     * one that serves this call. */
-    for (size_t i = 0; !tsk_instance_serves(inst, call); i++) {
-        if (i == tsk_instance_count())
-            return TSK_DECLINED;
-        const tsk_instance *x = tsk_instance_at(i);
-        if (x->launch == inst->launch && tsk_instance_serves(x, call))
-            inst = x;
+    const tsk_cell *cell = tsk_cell_at(ix, call->cls, call->prec, ta, tb, call->width);
+    const tsk_instance *inst = tsk_serving(cell->named, call);
+    return (tsk_choice){ inst, inst != NULL ? cell->row : NULL };
+}
+
+static void tsk_index_choices(tsk_index *ix)
+{
+    for (size_t c = 0; c < TSK_NCLASS; c++)
+        for (int p = 0; p < TS_NPREC; p++)
+            for (size_t a = 0; a < TSK_NTRANS; a++)
+                for (size_t b = 0; b < TSK_NTRANS; b++)
+                    for (int m = 0; m < 2; m++)
+                        for (int w = 0; w < TSK_NCELL; w++) {
+                            const ts_call call = { .cls = tsk_classes[c], .prec = (ts_prec)p,
+                                                   .transa = tsk_transes[a], .transb = tsk_transes[b],
+                                                   .mirror = m, .width = 1 << w };
+                            *tsk_choice_at(ix, &call) = tsk_resolve(ix, &call);
+                        }
+}
+
+static void tsk_index_build(void)
+{
+    for (size_t t = 0; t < TSK_NSM; t++) {
+        tsk_index_cells(&tsk_indexes[t], &tsk_tables[t]);
+        tsk_index_choices(&tsk_indexes[t]);
     }
-    return inst->launch(call, ops, stream, &row->params);
+}
+
+/* The index of `sm`'s table, built on the first use of any, or NULL. */
+static tsk_index *tsk_index_of(int sm)
+{
+    pthread_once(&tsk_indexes_once, tsk_index_build);
+    for (size_t t = 0; t < TSK_NSM; t++)
+        if (tsk_tables[t].sm == sm)
+            return &tsk_indexes[t];
+    return NULL;
+}
+
+const tsk_tuning_row *tsk_tuning_find(int sm, ts_class cls, ts_prec prec, char ta, char tb, int width)
+{
+    tsk_index *ix = tsk_index_of(sm);
+    const tsk_cell *cell = ix != NULL ? tsk_cell_at(ix, cls, prec, ta, tb, width) : NULL;
+    return cell != NULL ? cell->row : NULL;
+}
+
+const tsk_choice *tsk_choose(const ts_call *call, int sm)
+{
+    tsk_index *ix = tsk_index_of(sm);
+    const tsk_choice *choice = ix != NULL ? tsk_choice_at(ix, call) : NULL;
+    return choice != NULL && choice->inst != NULL ? choice : NULL;
+}
+
+tsk_status tsk_gemm(const ts_call *call, const tsk_operands *ops, cudaStream_t stream, int sm)
+{
+    const tsk_choice *choice = tsk_choose(call, sm);
+    return choice != NULL ? choice->inst->launch(call, ops, stream, &choice->row->params) : TSK_DECLINED;
 }

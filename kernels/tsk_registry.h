@@ -39,7 +39,8 @@ typedef struct {
 } tsk_instance;
 
 /* An instance row (with its comma) for width bound W (1, 2, 4, ..., 64):
- * it serves the widths above the next narrower bound, W / 2, up to W.
+ * it serves the widths above the next narrower bound, W / 2, up to W, i.e.
+ * whole width cells (tsk_width_cell), which the dispatch index relies on.
  * LAUNCH goes in parentheses where it holds a comma. */
 #define TSK_ROW(NAME, CLS, PREC, TA, TB, W, LAUNCH) { NAME, CLS, PREC, TA, TB, (W) / 2 + 1, W, LAUNCH },
 #define TSK_ANY_ROW(NAME, CLS, PREC, W, LAUNCH) TSK_ROW(NAME, CLS, PREC, TSK_ANY_TRANS, TSK_ANY_TRANS, W, LAUNCH)
@@ -92,8 +93,23 @@ int tsk_width_cell(int64_t width);
  * unmirrored call of the same layout. */
 void tsk_cell_transposes(const ts_call *call, char *ta, char *tb);
 
-/* The tuning row of a cell for `sm`, or NULL. */
+/* The tuning row of a cell for `sm` (the first, should the table hold two),
+ * or NULL.  The tables are resolved into an index on first use (thread-safe),
+ * so this and tsk_choose are array accesses. */
 const tsk_tuning_row *tsk_tuning_find(int sm, ts_class cls, ts_prec prec, char ta, char tb, int width);
+
+/* What tsk_gemm runs for a call: the instance that serves it and the tuning
+ * row whose parameters it passes. */
+typedef struct {
+    const tsk_instance *inst;
+    const tsk_tuning_row *row;
+} tsk_choice;
+
+/* The choice for `call` (its class, precision, transposes 'N', 'T' or 'C',
+ * mirror and width) on `sm`, or NULL for cuBLAS: the cell's row, its
+ * instance, or another entry of that instance's code serving the call's
+ * transposes. */
+const tsk_choice *tsk_choose(const ts_call *call, int sm);
 
 #ifdef __cplusplus
 }
