@@ -6,8 +6,8 @@
  *
  *   bench_forward /path/to/libtsshim.so [ROUNDS]
  *
- * prints ns per call without and with the shim and their ratio (issue 4's
- * target: at most 1.05).  With --measure it only times the calls in the
+ * prints ns per call without and with the shim and their ratio (the target:
+ * at most 1.05).  With --measure it only times the calls in the
  * current process and prints ns per call (what the child runs). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* bench_kernels: issue 3's benchmark.  For each class x precision x width
+/* bench_kernels: the tuned kernels against cuBLAS.  For each class x precision x width
  * {1..64} x main transpose layouts, on device-resident data, times in the
  * same run
  *   - tsk_gemm(), the dispatched path (the instance the tuning table names,

@@ -1,4 +1,4 @@
-# End-to-end benchmark of issue 4 (bench/run-e2e.sh runs it with and without
+# End-to-end benchmark (bench/run-e2e.sh runs it with and without
 # the shim; bench/run-datapath-gpu.sh runs tests, calibration and benchmark
 # on the GPU host).  The rpath to the CUDA libraries lets bench_e2e dlopen
 # libcudart/libcublas for its device and managed shapes without linking them.

@@ -1,5 +1,5 @@
 # bench/bench_kernels: tuned kernels against cuBLAS on device-resident data
-# (issue 3's benchmark); bench/run-kernels-gpu.sh builds and runs it with nvcc
+# bench/run-kernels-gpu.sh builds and runs it with nvcc
 # alone on a GPU host without libtool.
 if HAVE_CUDA
 noinst_PROGRAMS += bench/bench_kernels
@@ -11,7 +11,7 @@ endif
 EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
 
 # bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
-# CPU BLAS alone (issue 4); `bench/bench_forward .libs/libtsshim.so` runs both.
+# CPU BLAS alone; `bench/bench_forward .libs/libtsshim.so` runs both.
 noinst_PROGRAMS += bench/bench_forward
 bench_bench_forward_SOURCES = bench/bench_forward.c
 bench_bench_forward_LDADD = $(BLAS_LIBS)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The data path of issue 4 on the GPU host, in a built tree (`make -j16`
+# The host-data path on the GPU host, in a built tree (`make -j16`
 # done; run from the build directory):
 #   1. its tests: slicing, profile, residency through the shim (make check)
 #   2. tsshim-calibrate -> $OUT/profile

@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end benchmark (issue 4): every shape of bench_e2e run as
+# End-to-end benchmark: every shape of bench_e2e run as
 #   (a) the CPU BLAS alone (device shapes: cuBLAS called directly),
 #   (b) under libtsshim.so in auto mode, (c) under libtsshim.so, TSSHIM_MODE=gpu;
 # prints times, speedups against (a), auto against the faster of (a) and (c),

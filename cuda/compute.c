@@ -1,5 +1,6 @@
 #include "compute.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "c_update.h"
@@ -39,6 +40,15 @@ static cudaError_t cublas_accumulate(const ts_call *c, const tsk_operands *ops, 
         err = ts_add_matrix(c, scratch.c, scratch.ldc, ops->c, ops->ldc, ctx->stream);
     cudaError_t freed = cudaFreeAsync(scratch.c, ctx->stream);
     return err ? err : freed;
+}
+
+int ts_gpu_mem_refused(const ts_config *cfg, int64_t bytes, char *why, size_t why_len)
+{
+    if (!cfg->gpu_mem_limit_mb || bytes <= (cfg->gpu_mem_limit_mb << 20))
+        return 0;
+    snprintf(why, why_len, "needs %lld MB, above TSSHIM_GPU_MEM_LIMIT=%lld", (long long)(bytes >> 20),
+             (long long)cfg->gpu_mem_limit_mb);
+    return 1;
 }
 
 cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx, const ts_config *cfg,

@@ -18,4 +18,8 @@ cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_con
  * to fail at `stage` (alloc, copy, kernel, copy_back, late_kernel). */
 cudaError_t ts_gpu_fault(const ts_config *cfg, const char *stage);
 
+/* TSSHIM_GPU_MEM_LIMIT: 1 with why filled when a call needing `bytes` of
+ * device memory may not run. */
+int ts_gpu_mem_refused(const ts_config *cfg, int64_t bytes, char *why, size_t why_len);
+
 #endif

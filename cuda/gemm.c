@@ -5,6 +5,7 @@
 
 #include "compute.h"
 #include "pipeline.h"
+#include "small_call.h"
 
 static double now(void)
 {
@@ -45,7 +46,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
     if (ctx && all_on_device(c))
         err = in_place(c, ctx, cfg, &path);
-    else if (ctx) {
+    else if (ctx && (rc = ts_small_gemm(c, ctx, cfg, &path, why, why_len)) == TS_SMALL_DECLINED) {
         rc = ts_pipeline_gemm(c, ctx, cfg, &path, why, why_len);
         c->gpu_phases = ts_pipeline_phases();
     }

@@ -1,7 +1,8 @@
 /* Runs one GEMM on the GPU and returns when C is complete (BLAS is
  * synchronous).  Operands that all live on the device (device or managed
- * memory) are used in place with one kernel; a call with host operands goes
- * through the slicing pipeline (cuda/pipeline.c). */
+ * memory) are used in place with one kernel; a call with host operands takes
+ * one round trip when it is small (cuda/small_call.c), else the slicing
+ * pipeline (cuda/pipeline.c). */
 #ifndef TS_GPU_GEMM_H
 #define TS_GPU_GEMM_H
 

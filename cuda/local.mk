@@ -9,6 +9,8 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/residency.c cuda/residency.h \
 	cuda/cublas_gemm.c cuda/cublas_gemm.h \
 	cuda/gemm.c cuda/gemm.h \
+	cuda/compute.c cuda/compute.h \
+	cuda/small_call.c cuda/small_call.h \
 	cuda/pipeline.c cuda/pipeline.h \
 	cuda/staging.c cuda/staging.h \
 	cuda/copy_pool.c cuda/copy_pool.h \

@@ -594,9 +594,8 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     if (c_pieces > nbuf / 2)
         return fail(why, why_len, "one slice of C needs %lld of the %lld staging buffers; raise TSSHIM_STAGING_MB",
                     (long long)c_pieces, (long long)nbuf);
-    if (cfg->gpu_mem_limit_mb && device_bytes > (cfg->gpu_mem_limit_mb << 20))
-        return fail(why, why_len, "needs %lld MB, above TSSHIM_GPU_MEM_LIMIT=%lld", (long long)(device_bytes >> 20),
-                    (long long)cfg->gpu_mem_limit_mb);
+    if (ts_gpu_mem_refused(cfg, device_bytes, why, why_len))
+        return -1;
 
     cudaError_t err;
     p.st = ts_staging_acquire(ctx->device, total, p.nup + p.ndown > 0, &err);

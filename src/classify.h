@@ -1,4 +1,4 @@
-/* Shape classes of ARCHITECTURE.md with the skinny/long thresholds. */
+/* Shape classes (docs/architecture.md) with the skinny/long thresholds. */
 #ifndef TS_CLASSIFY_H
 #define TS_CLASSIFY_H
 

@@ -9,7 +9,7 @@
 
 #include "routine_list.h"
 
-/* Shape classes of ARCHITECTURE.md (C is m x n, op(A) m x k, op(B) k x n). */
+/* Shape classes, docs/architecture.md (C is m x n, op(A) m x k, op(B) k x n). */
 typedef enum {
     TS_CLASS_NONE = 0, /* not classified: invalid or quick return */
     TS_CLASS_TSM2,     /* m, k long, n skinny; mirror: n, k long, m skinny */

@@ -16,7 +16,13 @@ if [ -f "$plugin" ]; then
   got=$(defined "$plugin")
   [ "$got" = "tsshim_gpu_ops " ]
   tap_check $? "libtsshim-cuda.so exports only tsshim_gpu_ops (got: $got)"
+  # The core dlopens it with RTLD_NOW: one symbol left undefined (a source
+  # missing from the plugin) would silently keep every call on the CPU.
+  missing=$(ldd -r "$plugin" 2>&1 | sed -n 's/^undefined symbol: \([^ 	]*\).*/\1/p' | tr '\n' ' ')
+  [ -z "$missing" ]
+  tap_check $? "libtsshim-cuda.so resolves every symbol it uses (undefined: ${missing:-none})"
 else
+  tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP GPU plugin not built"
   tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP GPU plugin not built"
 fi
 tap_end

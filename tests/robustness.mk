@@ -1,4 +1,4 @@
-# Concurrency, fork, NaN/Inf, exit-path and fault tests (issue 5), and the
+# Concurrency, fork, NaN/Inf, exit-path and fault tests, and the
 # compute-sanitizer run on the GPU host.  Included from tests/local.mk.
 # The programs compare with OpenBLAS (tests/ref_blas.c), hence HAVE_OPENBLAS.
 ROBUSTNESS_CHECK = tests/checked_gemm.c tests/checked_gemm.h \

@@ -1,0 +1,106 @@
+#include "small_call.h"
+
+#include <stdio.h>
+
+#include "compute.h"
+#include "copy_pool.h"
+#include "slicing.h"
+#include "staging.h"
+
+/* Bytes moved up to which a call counts as small: packing on the calling
+ * thread alone stays short of the pool's hand-off costs (docs/performance.md). */
+#define SMALL_CALL_BYTES ((int64_t)1 << 20)
+
+/* Operands start on 256-byte boundaries, as cudaMalloc's would. */
+static int64_t align_up(int64_t x) { return (x + 255) & ~(int64_t)255; }
+
+int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
+                  size_t why_len)
+{
+    /* The whole call as one slice: the regions each operand uses. */
+    ts_slice_plan plan;
+    ts_slice sl;
+    ts_slice_plan_make(&plan, c, INT64_MAX);
+    ts_slice_get(&plan, c, 0, &sl);
+    const size_t es = ts_elem_size(c->prec);
+    const void *host[TS_NOP] = { c->a, c->b, c->c };
+    int64_t off[TS_NOP] = { 0, 0, 0 }, total = 0;
+    for (int op = 0; op < TS_NOP; op++)
+        if (plan.moves[op]) {
+            off[op] = total;
+            total = align_up(total + ts_region_elems(&sl.r[op]) * (int64_t)es);
+        }
+    int nbuf;
+    size_t buf_bytes;
+    ts_staging_layout(cfg->staging_mb << 20, &nbuf, &buf_bytes);
+    if (total > SMALL_CALL_BYTES || total > (int64_t)buf_bytes)
+        return TS_SMALL_DECLINED;
+    if (ts_gpu_mem_refused(cfg, total, why, why_len))
+        return -1;
+
+    cudaError_t err;
+    ts_staging *st = ts_staging_acquire(ctx->device, cfg->staging_mb << 20, 1, &err);
+    if (!st) {
+        snprintf(why, why_len, "pinned staging: %s", cudaGetErrorString(err));
+        return -1;
+    }
+    unsigned char *pinned = ts_staging_buf(st, 0);
+    unsigned char *dev = NULL;
+    err = ts_gpu_fault(cfg, "alloc");
+    if (!err)
+        err = cudaMallocFromPoolAsync((void **)&dev, total ? (size_t)total : es, ctx->pool, ctx->stream);
+
+    /* Moving operands are packed (ld = rows); the others are used in place. */
+    const void *ptr[TS_NOP];
+    int64_t ld[TS_NOP], upload = 0;
+    for (int op = 0; op < TS_NOP && !err; op++) {
+        const ts_region *r = &sl.r[op];
+        if (!plan.moves[op]) {
+            ptr[op] = ts_region_at(host[op], r, es);
+            ld[op] = r->ld;
+            continue;
+        }
+        ptr[op] = dev + off[op];
+        ld[op] = ts_max1(r->rows);
+        if (sl.load[op]) {
+            ts_copy_2d(pinned + off[op], (size_t)r->rows, ts_region_at(host[op], r, es), (size_t)r->ld,
+                       (size_t)r->rows, (size_t)r->cols, es);
+            upload = off[op] + ts_region_elems(r) * (int64_t)es;
+        }
+    }
+    if (!err)
+        err = ts_gpu_fault(cfg, "copy");
+    if (!err && upload)
+        err = cudaMemcpyAsync(dev, pinned, (size_t)upload, cudaMemcpyHostToDevice, ctx->stream);
+
+    const ts_region *rc = &sl.r[TS_OP_C];
+    const size_t c_bytes = (size_t)ts_region_elems(rc) * es;
+    if (!err) {
+        ts_call sub = *c;
+        sub.a = ptr[TS_OP_A], sub.lda = ld[TS_OP_A];
+        sub.b = ptr[TS_OP_B], sub.ldb = ld[TS_OP_B];
+        sub.c = (void *)ptr[TS_OP_C], sub.ldc = ld[TS_OP_C];
+        tsk_operands ops = { sub.a, sub.lda, sub.b, sub.ldb, sub.c, sub.ldc };
+        err = ts_gpu_compute(&sub, &ops, ctx, cfg, path);
+    }
+    if (!err)
+        err = ts_gpu_fault(cfg, "copy_back");
+    if (!err && sl.store_c)
+        err = cudaMemcpyAsync(pinned + off[TS_OP_C], ptr[TS_OP_C], c_bytes, cudaMemcpyDeviceToHost, ctx->stream);
+    cudaError_t sync = cudaStreamSynchronize(ctx->stream);
+    err = err ? err : sync;
+    /* C is written only once all of it is back: a failure leaves it as it was. */
+    if (!err && sl.store_c)
+        ts_copy_2d((void *)ts_region_at(c->c, rc, es), (size_t)rc->ld, pinned + off[TS_OP_C], (size_t)rc->rows,
+                   (size_t)rc->rows, (size_t)rc->cols, es);
+    if (dev)
+        cudaFreeAsync(dev, ctx->stream);
+    ts_staging_release(st);
+    c->bytes_h2d += (uint64_t)upload;
+    c->bytes_d2h += sl.store_c ? c_bytes : 0;
+    if (err) {
+        snprintf(why, why_len, "%s", cudaGetErrorString(err));
+        return -1;
+    }
+    return 0;
+}

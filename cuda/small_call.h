@@ -1,0 +1,23 @@
+/* Calls whose moving operands fit one staging buffer and are small: one
+ * packed upload, the kernel, one download, one synchronisation, all on the
+ * calling thread.  The pipeline's per-call machinery (slices, the copy
+ * pool's hand-offs, polled events, three stream synchronisations) costs
+ * more than such a call's copies; LAPACK makes millions of them. */
+#ifndef TS_CUDA_SMALL_CALL_H
+#define TS_CUDA_SMALL_CALL_H
+
+#include <stddef.h>
+
+#include "configuration.h"
+#include "context.h"
+#include "ts_call.h"
+
+enum { TS_SMALL_DECLINED = 1 };
+
+/* Runs the call on ctx's device (current): 0 when C is complete; -1 with
+ * why when it failed (C is as it was, unless C is device memory);
+ * TS_SMALL_DECLINED when the call is not small (nothing was done). */
+int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
+                  size_t why_len);
+
+#endif
