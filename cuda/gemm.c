@@ -7,6 +7,8 @@
 #include "pipeline.h"
 #include "small_call.h"
 
+int ts_gpu_home;
+
 static double now(void)
 {
     struct timespec t;
@@ -35,7 +37,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
     double t0 = now();
     int prev = -1;
-    int dev = c->device >= 0 ? c->device : (int)cfg->device;
+    int dev = c->device >= 0 ? c->device : ts_gpu_home;
     const char *path = "cublas";
     int rc = 0;
 

@@ -14,4 +14,7 @@
 
 int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
 
+/* The device of calls on host data, set once by the plugin's init. */
+extern int ts_gpu_home;
+
 #endif

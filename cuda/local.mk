@@ -14,7 +14,8 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/pipeline.c cuda/pipeline.h \
 	cuda/staging.c cuda/staging.h \
 	cuda/copy_pool.c cuda/copy_pool.h \
-	src/slicing.c src/slicing.h
+	src/slicing.c src/slicing.h \
+	src/launcher.c src/launcher.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS)

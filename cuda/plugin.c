@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_backend.h"
+#include "launcher.h"
 #include "gemm.h"
 #include "residency.h"
 
@@ -20,6 +21,7 @@ static int init(const ts_config *cfg, char *why, size_t why_len)
         snprintf(why, why_len, "TSSHIM_DEVICE=%lld but %d device(s)", (long long)cfg->device, count);
         return -1;
     }
+    ts_gpu_home = ts_home_device(cfg->device, count);
     return 0;
 }
 

@@ -19,14 +19,14 @@
     __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS);                                      \
     void name##full(TS_GEMM_ARGS)                                                                       \
     {                                                                                                   \
-        if (ts_gemm_forward_early(TS_R_##name, m, n, k, alpha))                                         \
-            ts_gemm_forward_open(TS_R_##name)(TS_GEMM_PASS);                                            \
+        if (ts_gate_forwards(TS_R_##name, m, n, k, alpha))                                         \
+            ts_gate_open_lane(TS_R_##name)(TS_GEMM_PASS);                                            \
         else                                                                                            \
             ts_gemm_fortran(TS_R_##name, TS_GEMM_PASS);                                                 \
     }
 
 #if defined(__x86_64__) && defined(__ELF__)
-/* The exported symbol is ts_gemm_forward_fast written out by hand: GCC
+/* The exported symbol is ts_gate_lane_cpu written out by hand: GCC
  * cannot tail-call a function of 15 arguments without loading and storing
  * back the 9 on the stack (and saving 6 registers to hold them), which
  * tripled the shim's cost on a forwarded call.  Here the arguments stay
@@ -71,7 +71,7 @@ _Static_assert(TS_S == 0 && TS_D == 1 && TS_C == 2 && TS_Z == 3 && offsetof(ts_f
     __attribute__((visibility("default"))) void name(TS_GEMM_ARGS);                                     \
     void name(TS_GEMM_ARGS)                                                                             \
     {                                                                                                   \
-        ts_gemm_fn cpu = ts_gemm_forward_fast(TS_R_##name, m, n, k, alpha);                             \
+        ts_gemm_fn cpu = ts_gate_lane_cpu(TS_R_##name, m, n, k, alpha);                             \
         (cpu ? cpu : name##full)(TS_GEMM_PASS);                                                         \
     }
 #endif

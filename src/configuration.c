@@ -23,7 +23,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_MIN_FLOPS", "1e8", TS_KEY_DOUBLE, min_flops, 0, 1e30),
     KEY_NUM("TSSHIM_MARGIN", "1.1", TS_KEY_DOUBLE, margin, 0, 1e6),
     { "TSSHIM_DISABLE", "", TS_KEY_ROUTINES, offsetof(ts_config, disabled), 0, 0, 0 },
-    KEY_NUM("TSSHIM_DEVICE", "0", TS_KEY_INT, device, 0, TS_MAX_DEVICES - 1),
+    KEY_NUM("TSSHIM_DEVICE", "-1", TS_KEY_INT, device, -1, TS_MAX_DEVICES - 1),
     KEY_NUM("TSSHIM_STAGING_MB", "256", TS_KEY_INT, staging_mb, 1, 1 << 20),
     KEY_NUM("TSSHIM_GPU_MEM_LIMIT", "0", TS_KEY_INT, gpu_mem_limit_mb, 0, 1e12),
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),

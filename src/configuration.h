@@ -16,11 +16,11 @@ typedef struct {
     double min_flops;           /* TSSHIM_MIN_FLOPS: auto mode keeps smaller calls on the CPU */
     double margin;              /* TSSHIM_MARGIN: GPU must be predicted this many times faster */
     int disabled[TS_NROUTINE];  /* TSSHIM_DISABLE */
-    int64_t device;             /* TSSHIM_DEVICE */
+    int64_t device;             /* TSSHIM_DEVICE; -1: by the launcher's node-local rank (ts_home_device) */
     int64_t staging_mb;         /* TSSHIM_STAGING_MB */
     int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
     int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
-    char log_path[1024];        /* TSSHIM_LOG, %p = pid; empty = stderr */
+    char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */
     char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
     char fault[64];             /* TSSHIM_FAULT (fault-injection builds only) */
 } ts_config;

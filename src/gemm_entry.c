@@ -113,18 +113,18 @@ static void arm_gate(void)
     atomic_store_explicit(&ts_gate.armed, 1, memory_order_release);
 }
 
-int ts_gemm_forward_arm(void)
+int ts_gate_arm(void)
 {
     pthread_once(&gate_once, arm_gate);
     return atomic_load_explicit(&ts_gate.armed, memory_order_acquire);
 }
 
-int ts_gemm_forward_early(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
+int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
 {
-    return ts_gemm_forward_arm() && ts_gate_passes(r, m, n, k, alpha) && !ts_gpu_cuda_loaded();
+    return ts_gate_arm() && ts_gate_passes(r, m, n, k, alpha) && !ts_gpu_cuda_loaded();
 }
 
-ts_gemm_fn ts_gemm_forward_open(ts_routine r)
+ts_gemm_fn ts_gate_open_lane(ts_routine r)
 {
     ts_gemm_fn cpu = ts_cpu_gemm(r);
     if (ts_gate.startup_tail)

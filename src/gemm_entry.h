@@ -44,7 +44,7 @@ typedef struct {
 extern ts_forward_gate ts_gate;
 
 /* Arms the gate once; returns whether it is armed. */
-int ts_gemm_forward_arm(void);
+int ts_gate_arm(void);
 
 /* The armed gate's test of the raw arguments: m, n, k > 0 and alpha != 0
  * (alpha = 0, k = 0 and quick returns keep the full path, which does them
@@ -64,20 +64,20 @@ static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const
  * (verbosity 0), the CUDA driver is not in the process (no operand can be
  * device memory) and ts_gate_passes.  Invalid arguments go to the CPU BLAS
  * either way. */
-int ts_gemm_forward_early(ts_routine r, const int *m, const int *n, const int *k, const void *alpha);
+int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha);
 
-/* The CPU BLAS routine for a call ts_gemm_forward_early passed; opens the
+/* The CPU BLAS routine for a call ts_gate_forwards passed; opens the
  * routine's lane when the loader watch can vouch for later calls. */
-ts_gemm_fn ts_gemm_forward_open(ts_routine r);
+ts_gemm_fn ts_gate_open_lane(ts_routine r);
 
-/* The common case of ts_gemm_forward_early with no call at all, so that an
+/* The common case of ts_gate_forwards with no call at all, so that an
  * entry point can jump straight to the CPU BLAS: the lane is open, the
  * arguments pass and nothing was loaded after the startup objects.  NULL
- * means ask ts_gemm_forward_early.  A forwarded call costs only this (the
- * H100 host measured 43 ns for an 8x8x8 dgemm_ in OpenBLAS: every
- * nanosecond shows). */
-static inline ts_gemm_fn ts_gemm_forward_fast(ts_routine r, const int *m, const int *n, const int *k,
-                                              const void *alpha)
+ * means ask ts_gate_forwards.  A forwarded call costs only this: a small
+ * CPU BLAS call takes tens of nanoseconds, so every nanosecond here shows
+ * (docs/performance.md, forwarding overhead). */
+static inline ts_gemm_fn ts_gate_lane_cpu(ts_routine r, const int *m, const int *n, const int *k,
+                                          const void *alpha)
 {
     ts_gemm_fn cpu = atomic_load_explicit(&ts_gate.lane[r].cpu, memory_order_acquire);
     return cpu && ts_gate_passes(r, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)

@@ -1,6 +1,6 @@
 /* Process-level hooks.  The constructor only reads configuration, notes
  * the objects loaded at startup (ts_gpu_cuda_loaded) and arms the
- * forwarding gate (ts_gemm_forward_fast): CUDA is touched on the
+ * forwarding gate (ts_gate_lane_cpu): CUDA is touched on the
  * first call that could be offloaded, and every entry point initialises what
  * it needs, since other libraries' constructors may call
  * dgemm_ before this one ran. */
@@ -23,7 +23,7 @@ __attribute__((constructor)) static void ts_start(void)
 {
     ts_config_get();
     ts_gpu_watch_init();
-    ts_gemm_forward_arm();
+    ts_gate_arm();
     pthread_atfork(NULL, NULL, after_fork_child);
     if (ts_config_rejected())
         ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());

@@ -14,5 +14,6 @@ src_libtscore_la_SOURCES = \
 	src/cpu_blas.c src/cpu_blas.h \
 	src/gpu_backend.c src/gpu_backend.h \
 	src/gemm_entry.c src/gemm_entry.h \
+	src/launcher.c src/launcher.h \
 	src/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -1,5 +1,7 @@
 #include "log.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,17 +9,22 @@
 #include <unistd.h>
 
 #include "configuration.h"
+#include "launcher.h"
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static FILE *log_file;
+static int log_fd = -1;
 
-/* Expands %p to the pid; other characters are copied. */
+/* Expands %p to the pid and %r to the launcher's rank (0 without one);
+ * other characters are copied. */
 static void expand_path(const char *pattern, char *out, size_t size)
 {
     size_t o = 0;
     for (const char *p = pattern; *p && o + 1 < size; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
-            o += (size_t)snprintf(out + o, size - o, "%ld", (long)getpid());
+        if (p[0] == '%' && (p[1] == 'p' || p[1] == 'r')) {
+            int rank = ts_launcher_rank();
+            long v = p[1] == 'p' ? (long)getpid() : rank >= 0 ? rank : 0;
+            int n = snprintf(out + o, size - o, "%ld", v);
+            o = n > 0 && (size_t)n < size - o ? o + (size_t)n : size - 1;
             p++;
         } else {
             out[o++] = *p;
@@ -27,32 +34,45 @@ static void expand_path(const char *pattern, char *out, size_t size)
 }
 
 /* Called with log_lock held. */
-static FILE *log_stream(void)
+static int log_target(void)
 {
-    if (log_file)
-        return log_file;
+    if (log_fd >= 0)
+        return log_fd;
     const ts_config *cfg = ts_config_get();
     if (cfg->log_path[0]) {
         char path[1100];
         expand_path(cfg->log_path, path, sizeof path);
-        log_file = fopen(path, "a");
-        if (log_file)
-            setvbuf(log_file, NULL, _IOLBF, 0);
+        log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     }
-    if (!log_file)
-        log_file = stderr;
-    return log_file;
+    if (log_fd < 0)
+        log_fd = STDERR_FILENO;
+    return log_fd;
 }
 
+/* A line reaches the stream in one write(2), so processes sharing it (MPI
+ * ranks on one stderr or file) cannot split each other's lines; a line too
+ * long for the buffer is cut.  errno is the program's: it is kept. */
 static void vlog(const char *fmt, va_list ap)
 {
+    int saved = errno;
+    char line[2048];
+    size_t room = sizeof line - 1; /* the newline */
+    int n = vsnprintf(line + 8, room - 8, fmt, ap);
+    size_t len = 8 + (n < 0 ? 0 : (size_t)n < room - 8 ? (size_t)n : room - 9);
+    memcpy(line, "tsshim: ", 8);
+    line[len++] = '\n';
     pthread_mutex_lock(&log_lock);
-    FILE *f = log_stream();
-    fputs("tsshim: ", f);
-    vfprintf(f, fmt, ap);
-    fputc('\n', f);
-    fflush(f);
+    int fd = log_target();
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(fd, line + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
     pthread_mutex_unlock(&log_lock);
+    errno = saved;
 }
 
 void ts_log(int level, const char *fmt, ...)
@@ -101,8 +121,10 @@ void ts_log_trace(const ts_call *c)
 
 void ts_log_after_fork(void)
 {
-    /* The parent's FILE stays the parent's: drop it without flushing twice. */
-    if (log_file && log_file != stderr && strstr(ts_config_get()->log_path, "%p"))
-        log_file = NULL;
+    /* A per-process log (%p) is the child's own file: reopen it there. */
+    if (log_fd > STDERR_FILENO && strstr(ts_config_get()->log_path, "%p")) {
+        close(log_fd);
+        log_fd = -1;
+    }
     pthread_mutex_init(&log_lock, NULL);
 }

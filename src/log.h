@@ -1,5 +1,5 @@
-/* Logging: silent unless TSSHIM_VERBOSE asks; to TSSHIM_LOG (%p = pid) or
- * stderr.  Level 1: warnings and the exit report, 2: decisions worth
+/* Logging: silent unless TSSHIM_VERBOSE asks; to TSSHIM_LOG (%p = pid,
+ * %r = the launcher's rank) or stderr, each line in one write.  Level 1: warnings and the exit report, 2: decisions worth
  * knowing, 3: one trace line per call. */
 #ifndef TS_LOG_H
 #define TS_LOG_H

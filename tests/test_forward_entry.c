@@ -1,5 +1,5 @@
 /* The exported entry points' forwarding check (shim/entry_points.c: hand
- * written on x86-64) against its C definition, ts_gemm_forward_fast, and
+ * written on x86-64) against its C definition, ts_gate_lane_cpu, and
  * against the expected answer per case.  The test links the entry points
  * itself; the "CPU BLAS" is two recorders: the one in the open lane (the
  * entry's jump) and the resolved routine (what the full path forwards to),
@@ -63,7 +63,7 @@ static int entry_jumps(ts_prec p, int m, int n, int k, const double *alpha, int 
 
 int main(void)
 {
-    if (!ts_gemm_forward_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
+    if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
         tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
         return tap_done();
     }
@@ -115,7 +115,7 @@ int main(void)
         ts_prec p = cases[i].p;
         int m = cases[i].m, n = cases[i].n, k = cases[i].k;
         atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
-        int c_jumps = ts_gemm_forward_fast(ts_gemm_routine(p), &m, &n, &k, cases[i].alpha) == lane_cpu;
+        int c_jumps = ts_gate_lane_cpu(ts_gemm_routine(p), &m, &n, &k, cases[i].alpha) == lane_cpu;
         int jumps = entry_jumps(p, m, n, k, cases[i].alpha, cases[i].ld);
         if (jumps != cases[i].jumps || c_jumps != cases[i].jumps) {
             tap_diag("case %zu: entry %d, C check %d, expected %d", i, jumps, c_jumps, cases[i].jumps);

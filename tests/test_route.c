@@ -189,7 +189,7 @@ int main(void)
                 { TS_D, 4096, 4096, 4096, one, 0 }, { TS_D, 20480, 2, 20480, one, 0 } };
     int raw_ok = ts_config_get()->mode == TS_MODE_AUTO && ts_config_get()->verbose == 0;
     for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++)
-        raw_ok &= ts_gemm_forward_early(ts_gemm_routine(raw[i].p), &raw[i].m, &raw[i].n, &raw[i].k, raw[i].alpha) == raw[i].early;
+        raw_ok &= ts_gate_forwards(ts_gemm_routine(raw[i].p), &raw[i].m, &raw[i].n, &raw[i].k, raw[i].alpha) == raw[i].early;
     tap_ok(raw_ok, "entry point: small calls go straight to the CPU BLAS, alpha = 0, k = 0, empty, invalid and "
                    "large calls take the full path");
 
