@@ -1,9 +1,10 @@
 /* Host-side copies between pageable memory and the pinned staging buffers,
- * run by a small persistent pool of threads: one thread copies about
- * 12 GB/s, so it takes several to keep up with the PCIe link.  Copies are
- * asynchronous jobs in one FIFO; each job is cut into parts of about 1 MB
- * that idle threads claim one at a time, so several jobs (packing ahead,
- * unpacking) proceed at once and a job finishes soon after it is queued.
+ * run by a small persistent pool of threads: one thread copies well below
+ * the PCIe link's rate (docs/performance.md), so it takes several to keep
+ * up with it.  Copies are asynchronous jobs in one FIFO; each job is cut
+ * into parts of about 1 MB that idle threads claim one at a time, so
+ * several jobs (packing ahead, unpacking) proceed at once and a job
+ * finishes soon after it is queued.
  * The pool threads never call CUDA.  Plain C. */
 #ifndef TS_GPU_COPY_POOL_H
 #define TS_GPU_COPY_POOL_H

@@ -36,7 +36,8 @@
 #include "slicing.h"
 
 /* The longest the calling thread sleeps before it polls the CUDA events
- * again when no copy job finishes: a small part of one 16 MB DMA (0.3 ms). */
+ * again when no copy job finishes: a small part of one 16 MB DMA's time
+ * (docs/performance.md). */
 #define POLL_US 20
 
 /* What the calling thread waited for: a free upload buffer (the H2D DMA

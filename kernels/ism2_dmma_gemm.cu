@@ -27,15 +27,13 @@ extern __shared__ double2 ism2_dmma_smem[];
  * as 64 accumulator registers allow, at least a pair, at most 4 tiles; each
  * fragment of Q read feeds RT / 2 DMMAs.  Where the rows are P's unit
  * stride (not KFAST), a warp copies runs of 8 RT elements of each k-column,
- * whole 128-byte lines for single precision at 4 tiles.  The budget was 32
- * registers until width 32 measured faster with 4 tiles (H200: S 'T' 1.65x
- * over cuBLAS against 1.55x, D 'N' 1.04x against 0.90x; S 'N' had its 4
- * tiles for its 128-byte runs already; C and Z width 16 measured the
- * same); S width 64 and C width 32 at 4 tiles (128 registers) measured
- * 4-16% slower, and so did two warps sharing 4 tiles, each with half the
- * columns (4-11%).  P comes in chunks of KC
- * k-steps, 128 bytes of each row, through a ring of STAGES chunks in
- * shared memory private to the warp. */
+ * whole 128-byte lines for single precision at 4 tiles.  The budget is 64,
+ * not 32, because width 32 ran faster with 4 tiles; at 128 registers
+ * (S width 64, C width 32) 4 tiles ran slower, and so did two warps sharing
+ * 4 tiles with half the columns each (docs/kernels.md, 'Measurements behind
+ * the code's choices').  P comes in chunks of KC k-steps, 128 bytes of each
+ * row, through a ring of STAGES chunks in shared memory private to the
+ * warp. */
 template <typename T, int W, bool KFAST> struct dmma_shape {
     typedef typename dmma_wide<T>::type D;
     static const int words = (int)sizeof(D) / 8;
@@ -65,7 +63,7 @@ template <typename T, int W, bool KFAST> struct dmma_chunk {
  * stride (in vectors where `vec`); what lies past nl or nk is zero-filled.
  * L2 fetches 256 bytes a miss here, not tsk_cp_async's usual 128: faster
  * in 'T' at D width 32 and Z width 16, where a row of P is 256 bytes; the
- * 'N' cells measured the same either way. */
+ * 'N' cells ran the same either way (docs/kernels.md, 'Measured results'). */
 template <typename T, int W, bool KFAST>
 __device__ __forceinline__ void dmma_copy_chunk(T *st, const tsk_view &v, bool vec, int64_t g, int kc)
 {

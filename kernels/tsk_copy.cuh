@@ -15,15 +15,12 @@ template <typename T, int N> struct alignas(N * sizeof(T)) tsk_vec {
  * `valid` come from src and the rest are zero (tails of k, columns or rows
  * past the matrix; src must stay a valid address).  The source size is a
  * register operand: __pipeline_memcpy_async takes a zero-fill count instead
- * and compiles to a branch over its possible values on every copy (TSMTTSM
- * D width 8 on the H200: 83-90% of the roofline with it, 97-98% without).
- * 16-byte copies bypass L1 and ask L2 to fetch L2PF (128 or 256) bytes on a
- * miss: the kernels read their long operands whole.  Which size is faster
- * depends on the kernel's walk, not on an obvious rule (H200, side by side,
- * 2026-11-22): 128 made the TSM2 and TSMTTSM rings 2-9 points faster than
- * 256 (TSM2 D 'N' widths 1-8 86-92% -> 96-98%, TSMTTSM S 'N' width 32
- * 87-89% -> 93%) and beat no hint by 0-5; the ISM2 DMMA kernel keeps 256
- * (D 'T' width 32 85% against 81%, Z 'T' width 16 87-88% against 83%). */
+ * and compiles to a branch over its possible values on every copy, which
+ * slowed the copy-bound kernels.  16-byte copies bypass L1 and ask L2 to
+ * fetch L2PF (128 or 256) bytes on a miss: the kernels read their long
+ * operands whole.  Which size is faster depends on the kernel's walk, not
+ * on an obvious rule: 128 for the TSM2 and TSMTTSM rings, 256 for the ISM2
+ * DMMA kernel (docs/kernels.md, 'Measurements behind the code's choices'). */
 template <int BYTES, int L2PF = 128>
 __device__ __forceinline__ void tsk_cp_async(void *dst, const void *src, int valid)
 {

@@ -2,8 +2,8 @@
  * m16n8k16), 16 x 8 accumulator tiles in double and complex double, the
  * widening of single-precision operands, the padding of shared-memory tiles
  * against bank conflicts, and cp.async tile copies along an operand's unit
- * stride.  The m8n8k4 shape of sm_80 ran at about half these shapes' rate
- * on the H200. */
+ * stride.  The m8n8k4 shape of sm_80 ran much slower than these
+ * (docs/kernels.md, 'FP64 tensor cores'). */
 #ifndef TSK_DMMA_CUH
 #define TSK_DMMA_CUH
 

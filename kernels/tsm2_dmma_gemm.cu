@@ -24,10 +24,10 @@ extern __shared__ double2 tsm2_dmma_smem[];
 
 /* A warp owns one DMMA row pair (16 rows).  Where its accumulators take at
  * most 32 registers (the memory-bound widths), two blocks share an SM: one
- * block's barrier, ramp and drain then overlap the other's copies.  With
- * one 8-warp block per SM (two pairs a warp, three stages) S width 16 'T'
- * kept DRAM at 57% (Nsight Compute, H200: two warps per scheduler, stalled
- * on fixed-latency dependencies). */
+ * block's barrier, ramp and drain then overlap the other's copies.  One
+ * 8-warp block per SM (two pairs a warp, three stages) left DRAM underused,
+ * its few warps stalled on fixed-latency dependencies (docs/kernels.md,
+ * 'Measurements behind the code's choices'). */
 template <typename T, int W> struct t2d_shape {
     typedef typename dmma_wide<T>::type D;
     static const int NT = W / 8;
@@ -54,7 +54,7 @@ constexpr int t2d_stages(int blocks, int bytes)
  * stored as it lies in memory: rows of k where k is its unit stride
  * (PK, QK), k-columns otherwise.  Where k is P's unit stride a chunk holds
  * 256 bytes of each row: every row is a separate DRAM page, and 128-byte
- * runs left DRAM at 69% (S width 16 'T', two blocks per SM); otherwise a
+ * runs read DRAM worse (docs/kernels.md, same section); otherwise a
  * column of the chunk is already ROWS elements long and KCH is one 128-byte
  * line.  The ring has t2d_stages stages.  Lines are padded against bank conflicts,
  * except P's rows of k in the real types where dropping the pad (16 bytes

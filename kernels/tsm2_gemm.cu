@@ -204,15 +204,16 @@ template <typename T, int W> struct tsm2_rows_shape {
  * ps[i * KP + kl]; the pad of one vector makes a row BK / 16 + 1 vectors
  * long, odd, so 16-byte loads of 32 consecutive rows hit distinct banks.
  * The rows of a block share each piece of Q: Q's L2 traffic is W / ROWS of
- * P's.  256 bytes of a row at a time read DRAM better than 128 (measured on
- * an H100 at widths 1-16), but the Q tile grows with BK: from width 32 on,
- * 256 would leave one block per SM.  A thread owns R = ROWS / 32 rows, 32
- * apart (stores of C by consecutive lanes hit consecutive rows), and
- * JW = W / CS columns: as for rows unit, CS warps split the columns when
- * R W words would pass 64 registers, so each load of Q feeds R rows at every
- * width (fewer rows per thread and more k groups measured slower at widths
- * 32-64: more loads of Q per multiply-add).  The KS = 8 / CS k groups of
- * warps each take every KS-th vector of k of a piece. */
+ * P's.  256 bytes of a row at a time read DRAM better than 128 at widths
+ * 1-16 (docs/kernels.md, 'Measurements behind the code's choices'), but the
+ * Q tile grows with BK: from width 32 on, 256 would leave one block per
+ * SM.  A thread owns R = ROWS / 32 rows, 32 apart (stores of C by
+ * consecutive lanes hit consecutive rows), and JW = W / CS columns: as for
+ * rows unit, CS warps split the columns when R W words would pass 64
+ * registers, so each load of Q feeds R rows at every width (fewer rows per
+ * thread and more k groups measured slower at widths 32-64: more loads of
+ * Q per multiply-add).  The KS = 8 / CS k groups of warps each take every
+ * KS-th vector of k of a piece. */
 template <typename T, int W> struct tsm2_kfast_shape {
     typedef T elem;
     static const int width = W;
@@ -547,10 +548,8 @@ static tsk_status tsm2_run(const tsk_view &v, const tsk_scalars<typename SH::ele
 /* Which k-unit kernel a width gets: the register-prefetch one where a row
  * of Q fits in 32 bytes (S up to width 8, D and C up to 4, Z up to 2).
  * There Q's re-reads from L2 cost little, and its 1 KB runs along each row
- * of P with no k split beat the ring's 256-byte pieces: on the H100, S
- * widths 1-8 at 94/94/88/83% of the roofline against 78-81%, C widths 1-4
- * at 86-93% against 81-84%.  From there on the ring wins (D width 8: 79-83%
- * against 49%; S width 16: 66-68% against 62%). */
+ * of P with no k split beat the ring's 256-byte pieces; from there on the
+ * ring wins (docs/kernels.md, 'Measurements behind the code's choices'). */
 template <typename T, int W> struct tsm2_regs_fit {
     static const bool value = W * sizeof(T) <= 32;
 };

@@ -23,8 +23,9 @@
  * operand as rows of k (tile[l WP + d]), a k-contiguous one as columns
  * (tile[d KCP + l], shifted per column so that the lanes of a warp reading
  * different columns hit different banks).  Copying element by element, the
- * S kernels issued twice the instructions of D per byte and reached 75% of
- * an H200's bandwidth where D reached 100%. */
+ * S kernels issued more instructions per byte than D and fell short of the
+ * bandwidth D reached (docs/kernels.md, 'Measurements behind the code's
+ * choices'). */
 #include <cuda_pipeline_primitives.h>
 
 #include "tsk_complex.cuh"
@@ -548,11 +549,10 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
                                });
 }
 
-/* The staging that measured faster on an H100 (2026-11-21, ('T','N') first,
- * by a standalone probe that test_kernels and bench_kernels replaced): the
- * ring for the narrow memory-bound widths, registers where more tile
- * arithmetic per byte or 16-byte elements with k-contiguous columns made the
- * ring slower. */
+/* The staging that ran faster ('T','N'; docs/kernels.md, 'Measurements
+ * behind the code's choices'): the ring for the narrow memory-bound widths,
+ * registers where more tile arithmetic per byte or 16-byte elements with
+ * k-contiguous columns made the ring slower. */
 constexpr bool tsmttsm_ring_first(int prec, int w)
 {
     return prec == TS_D ? w >= 4 : prec == TS_Z ? w == 1 || w >= 16 : w >= 2 && w <= 8;

@@ -1,15 +1,12 @@
 #include "cost_model.h"
 
-/* CPU rates (S, D, C, Z) of OpenBLAS 0.3.26 with 16 threads on the H100
- * host, from the end-to-end benchmark (bench/results/e2e-H100-80GB-HBM3-*):
- * TSM2 m=k=20480 n=2..64, ISM2 m=2^24 k=n=2..16 and 2^22 k=n=64, TSMTTSM
- * m=n=2..64 ('T','N'), rank-k m=n=16384, square D 4096 at 0.58 TF/s, S at
- * 1.18 TF/s, Z 2048 at 0.56 TF/s.  Byte rates are the narrow shapes', flop
- * rates the widest ones'; C takes S's rates and the flop rates not measured
- * in a precision take D's, scaled by 2 for single precision.  The staged
- * rates are what whole calls through the pipeline achieved on that host
- * (37-42 GB/s up for TSM2 and TSMTTSM, 23 GB/s each way at once for ISM2:
- * 46 in all), the host copy rate is tsshim-calibrate's. */
+/* Defaults for a machine that was never calibrated: one real host's
+ * end-to-end benchmark (host, shapes and figures: docs/performance.md,
+ * 'Measurements behind the code's choices').  CPU byte rates are the narrow
+ * shapes', flop rates the widest ones'; C takes S's rates and the flop
+ * rates not measured in a precision take D's, scaled by 2 for single
+ * precision.  The staged rates are what whole calls through the pipeline
+ * achieved on that host, the host copy rate is tsshim-calibrate's. */
 #define PER_PREC(s, d, c, z) { [TS_S] = s, [TS_D] = d, [TS_C] = c, [TS_Z] = z }
 const ts_profile ts_profile_defaults = {
     .cpu_gbs = { [TS_CLASS_NONE] = PER_PREC(50, 50, 50, 50), [TS_CLASS_TSM2] = PER_PREC(34, 58, 34, 44),
@@ -28,7 +25,7 @@ const ts_profile ts_profile_defaults = {
     .gpu_mem_gbs = 3000,
     .gpu_gflops = { 50000, 50000, 50000, 50000 },
     .gpu_overhead_s = 30e-6,
-    .gpu_start_s = 0.41, /* tsshim-calibrate on the H200 host: 0.41 and 0.51 s in two runs */
+    .gpu_start_s = 0.41, /* the lower of two calibration runs (docs/performance.md) */
 };
 
 double ts_call_flops(const ts_call *c) { return ts_gemm_flops(c->prec, c->m, c->n, c->k); }
@@ -79,10 +76,9 @@ double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
     double host = staged / (p->host_copy_gbs * 1e9);
     double kernel = max2(ts_call_bytes(c) / (p->gpu_mem_gbs * 1e9), ts_call_flops(c) / (p->gpu_gflops[c->prec] * 1e9));
     /* The kernel overlaps the copies.  DMA from pinned memory runs both
-     * directions at once (50.8 GB/s each way on the H100 host); pageable
-     * data in both directions shares the packing threads: its own rate,
-     * measured (from no faster than one direction after the other on the
-     * H100 host to 1.2 times that on the H200 host). */
+     * directions at once; pageable data in both directions shares the
+     * packing threads, and how much the two overlap differs from host to
+     * host, so it has its own measured rate (docs/performance.md). */
     double link = max2(in.pinned + in.staged, out.pinned + out.staged);
     double both = in.staged > 0 && out.staged > 0 ? staged / (p->both_staged_gbs * 1e9) : 0;
     return max2(max2(link, both), max2(host, kernel)) + p->gpu_overhead_s;

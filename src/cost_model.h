@@ -1,8 +1,8 @@
 /* Cost model: predicted CPU BLAS time against the GPU's, where the GPU
  * pipelines the transfers with the kernel (cuda/pipeline.c), so its time is
  * the slowest of the stages.  The figures are a machine profile (profile.c,
- * written by tsshim-calibrate); defaults come from the H100 host's
- * end-to-end measurements (cost_model.c). */
+ * written by tsshim-calibrate); defaults come from one host's end-to-end
+ * measurements (cost_model.c). */
 #ifndef TS_COST_MODEL_H
 #define TS_COST_MODEL_H
 
@@ -11,7 +11,7 @@
 typedef struct {
     /* CPU BLAS bytes/s and flop/s (1e9) per class and precision: OpenBLAS
      * runs the skinny classes at rates that differ by precision in ways
-     * no fixed factor captures (ISM2 k=n=16: S 29 GB/s, D 48, Z 34). */
+     * no fixed factor captures (docs/performance.md). */
     double cpu_gbs[TS_NCLASS][TS_NPREC];
     double cpu_gflops[TS_NCLASS][TS_NPREC];
     double h2d_pinned_gbs, d2h_pinned_gbs;   /* DMA from and to page-locked memory */

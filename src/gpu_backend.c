@@ -138,9 +138,9 @@ struct link_map *ts_gpu_startup_tail(void)
 }
 
 /* Device pointers can only exist once the CUDA driver is in the process.
- * Asking the dynamic loader by name costs tens of microseconds and even the
- * loader's count takes its lock (about 30 ns): the walk runs only when the
- * set of loaded objects changed. */
+ * Asking the dynamic loader by name costs far more than a forwarded call
+ * and even the loader's count takes its lock (docs/performance.md): the
+ * walk runs only when the set of loaded objects changed. */
 int ts_gpu_cuda_loaded(void)
 {
     static _Atomic unsigned long long checked_adds;

@@ -11,8 +11,8 @@ int ts_operand_moves(const ts_call *c, int op)
 
 /* TSM2's one long operand is packed from runs along its stored columns.
  * Cut across them (A 'N' by rows), every column becomes a short strided
- * piece: on the H100 host that packing took 1.6x the thread time per byte
- * of TSMTTSM's whole columns.  So TSM2 is cut along k when k runs along the
+ * piece, which costs the packing threads more time per byte than whole
+ * columns (docs/performance.md).  So TSM2 is cut along k when k runs along the
  * stored columns and all of C fits in one slice's budget: C then stays on
  * the device, summed over the k slices in order as TSMTTSM's is. */
 static ts_slice_dim slice_dim(const ts_call *c, int64_t slice_bytes)

@@ -260,10 +260,10 @@ static void measure_link(ts_profile *p)
 
 /* The CPU BLAS per class and precision: a narrow and a wide shape, the
  * narrow one several times the last-level cache (ISM2 at 2^22 rows ran from
- * cache at twice the rate of a real call).  Rank-k updates are timed as
+ * cache, far faster than a real call).  Rank-k updates are timed as
  * programs make them, C += A B^T: with beta = 0, OpenBLAS zeroes C in a
- * pass of its own, and the H100 host measured 15 GB/s where the update
- * streams C at about 100.  The flop rate is the better of
+ * pass of its own, and the rate measured that way was a fraction of the
+ * update's (docs/performance.md).  The flop rate is the better of
  * the two; the byte rate is the narrow shape's when it is memory bound (well
  * below the wide shape's flop rate), else the best byte rate of the
  * memory-bound classes in that precision (REGULAR never streams: its byte

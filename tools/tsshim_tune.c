@@ -5,10 +5,10 @@
  * to the fastest.  A kernel must beat cuBLAS by TUNE_MARGIN on every
  * representative shape of the cell to be chosen: cuBLAS's own choice of
  * algorithm changes with the long extents (TSM2 at m = k = 11585 and 20480
- * differ by 2x), timing noise must not dispatch a slower cell, and one
- * table serves every GPU of the architecture: cells move 2-6 points between
- * hosts, and an H100 ran a choice the H200 tuned at 1.05x (ISM2 D 'N'
- * width 32) at 0.96x of cuBLAS, so the margin is 6%, not 3%.
+ * differ widely), timing noise must not dispatch a slower cell, and one
+ * table serves every GPU of the architecture: cells move between hosts, and
+ * a narrow win on the tuning GPU lost to cuBLAS on another, hence the wide
+ * margin (docs/performance.md, 'Measurements behind the code's choices').
  *
  * Usage: tsshim-tune [OUTPUT.c]   (default: stdout; the log goes to stderr) */
 #include <math.h>
