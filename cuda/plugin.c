@@ -1,13 +1,36 @@
-/* libtsshim-cuda.so: the CUDA backend the core loads on the first call that
- * could be offloaded.  Exports one symbol, the ops table. */
+/* libtsshim-cuda.so: the CUDA backend the core loads, in the background,
+ * once the cost model first prefers the GPU (or on the first call forced to
+ * it).  Exports one symbol, the ops table. */
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>
 
 #include "gpu_backend.h"
 #include "launcher.h"
+#include "context.h"
 #include "gemm.h"
 #include "residency.h"
+#include "staging.h"
+
+/* Makes what the first call would otherwise make: the primary context,
+ * this thread's stream and cuBLAS handle (cuBLAS loads its modules once per
+ * process), and the pinned staging.  A failure here is left to the calls,
+ * which fall back to the CPU on their own errors. */
+static void warm(const ts_config *cfg)
+{
+    int prev = -1;
+    cudaError_t err = cudaGetDevice(&prev);
+    if (!err && prev != ts_gpu_home)
+        err = cudaSetDevice(ts_gpu_home);
+    if (!err)
+        ts_gpu_context_get(ts_gpu_home, &err);
+    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, cfg->staging_mb << 20, 1, &err);
+    if (st)
+        ts_staging_release(st);
+    if (prev >= 0 && prev != ts_gpu_home)
+        cudaSetDevice(prev);
+    cudaGetLastError();
+}
 
 static int init(const ts_config *cfg, char *why, size_t why_len)
 {
@@ -22,6 +45,7 @@ static int init(const ts_config *cfg, char *why, size_t why_len)
         return -1;
     }
     ts_gpu_home = ts_home_device(cfg->device, count);
+    warm(cfg);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const ts_gpu_ops *loaded;
-static atomic_int forked, started;
+static atomic_int forked, ready;
 
 /* The plugin sits in the directory this library was loaded from. */
 static int plugin_path(char *out, size_t size)
@@ -25,10 +26,11 @@ static int plugin_path(char *out, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
+/* Loads the plugin and starts the GPU: the CUDA context, cuBLAS and the
+ * pinned staging, so the first offloaded call finds them made. */
 static void load(void)
 {
     char path[4096], why[256] = "";
-    atomic_store_explicit(&started, 1, memory_order_relaxed);
     if (plugin_path(path, sizeof path)) {
         ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
         return;
@@ -50,17 +52,60 @@ static void load(void)
     loaded = ops;
 }
 
+static void load_and_mark(void)
+{
+    load();
+    atomic_store_explicit(&ready, 1, memory_order_release);
+}
+
 const ts_gpu_ops *ts_gpu(void)
 {
     if (atomic_load_explicit(&forked, memory_order_relaxed))
         return NULL;
-    pthread_once(&load_once, load);
+    pthread_once(&load_once, load_and_mark);
     return loaded;
 }
 
-int ts_gpu_started(void)
+int ts_gpu_ready(void)
 {
-    return atomic_load_explicit(&started, memory_order_relaxed);
+    return atomic_load_explicit(&ready, memory_order_acquire) || atomic_load_explicit(&forked, memory_order_relaxed);
+}
+
+/* The background start: one thread, joined at exit so that the process
+ * never ends while it is inside the CUDA driver. */
+enum { START_IDLE, START_RUNNING, START_JOINED };
+static atomic_int start_state;
+static atomic_int cuda_before_start;
+static pthread_t starter;
+
+static void *start_thread(void *unused)
+{
+    (void)unused;
+    ts_gpu();
+    return NULL;
+}
+
+void ts_gpu_start_async(void)
+{
+    int idle = START_IDLE;
+    if (ts_gpu_ready() || !atomic_compare_exchange_strong(&start_state, &idle, START_RUNNING))
+        return;
+    atomic_store(&cuda_before_start, ts_gpu_cuda_loaded());
+    /* The thread takes no signal of the program's. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int failed = pthread_create(&starter, NULL, start_thread, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (failed)
+        atomic_store(&start_state, START_IDLE); /* no thread: a later call tries again */
+}
+
+void ts_gpu_start_join(void)
+{
+    int running = START_RUNNING;
+    if (atomic_compare_exchange_strong(&start_state, &running, START_JOINED))
+        pthread_join(starter, NULL);
 }
 
 void ts_gpu_after_fork(void)
@@ -167,6 +212,10 @@ void ts_gpu_residency(ts_call *c)
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
     if (!ts_gpu_cuda_loaded())
+        return;
+    /* While the background start runs, a program that had no CUDA before
+     * it can hold no device pointer: its calls need not wait for the start. */
+    if (!ts_gpu_ready() && !atomic_load(&cuda_before_start) && atomic_load(&start_state) == START_RUNNING)
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)

@@ -10,13 +10,14 @@
 #include "configuration.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 1
+#define TS_GPU_ABI 2
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
 typedef struct {
     int abi; /* TS_GPU_ABI */
-    /* Selects the device; 0 when one is usable, else fills why. */
+    /* Selects the device and starts it (context, cuBLAS, pinned staging);
+     * 0 when one is usable, else fills why. */
     int (*init)(const ts_config *cfg, char *why, size_t why_len);
     /* Sets res_a, res_b, res_c. */
     void (*residency)(ts_call *c);
@@ -29,9 +30,17 @@ typedef struct {
  * device, or a child after fork of a process that used CUDA). */
 const ts_gpu_ops *ts_gpu(void);
 
-/* True once this process has started the backend (its first ts_gpu()),
- * whether or not a GPU proved usable: the start's cost is spent. */
-int ts_gpu_started(void);
+/* True once ts_gpu() returns at once: the backend's start (plugin, CUDA
+ * context, cuBLAS, pinned staging) is done, whether or not a GPU proved
+ * usable, or this is a child after fork (no GPU). */
+int ts_gpu_ready(void);
+
+/* Starts the backend on a thread of its own (once; nothing when it is
+ * ready or starting), so calls keep running on the CPU meanwhile. */
+void ts_gpu_start_async(void);
+
+/* At exit: waits for a background start still inside the CUDA driver. */
+void ts_gpu_start_join(void);
 
 /* Fills the residency of the operands; all host unless CUDA is loaded in
  * the process (no CUDA, no device pointers). */

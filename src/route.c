@@ -37,43 +37,30 @@ const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops
 const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg)
 {
     /* C = beta C reads nothing else: never worth a transfer. */
-    if (c->alpha_zero || c->k == 0)
+    if (!ts_call_reads_ab(c))
         return "scaling only";
     return ts_route_cpu_reason(cfg, c->routine, ts_call_flops(c));
 }
 
-int ts_route_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof)
-{
-    double saving = c->predicted_cpu_s - c->predicted_gpu_s;
-    double before = atomic_load_explicit(&ledger->forgone, memory_order_relaxed);
-    while (before < prof->gpu_start_s &&
-           !atomic_compare_exchange_weak_explicit(&ledger->forgone, &before, before + saving, memory_order_relaxed,
-                                                  memory_order_relaxed))
-        ;
-    return before >= prof->gpu_start_s;
-}
-
-void ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger)
+int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready)
 {
     /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
     if (ts_call_on_device(c))
-        return decide(c, TS_RUN_GPU, "device operands");
+        return decide(c, TS_RUN_GPU, "device operands"), 0;
     const char *cpu = ts_route_host_cpu(c, cfg);
     if (cpu)
-        return decide(c, TS_RUN_CPU, cpu);
+        return decide(c, TS_RUN_CPU, cpu), 0;
     if (cfg->mode == TS_MODE_GPU)
-        return decide(c, TS_RUN_GPU, "mode gpu");
+        return decide(c, TS_RUN_GPU, "mode gpu"), 0;
     c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
     c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
     if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s))
-        return decide(c, TS_RUN_CPU, "cost model: cpu faster");
-    if (ledger && !ts_route_start_repaid(ledger, c, prof))
-        return decide(c, TS_RUN_CPU, "cost model: gpu start not repaid yet");
+        return decide(c, TS_RUN_CPU, "cost model: cpu faster"), 0;
+    if (!gpu_ready)
+        return decide(c, TS_RUN_CPU, "cost model: gpu faster, gpu starting"), 1;
     decide(c, TS_RUN_GPU, "cost model: gpu faster");
+    return 0;
 }
-
-/* Until the GPU is started, the savings calls forwent for its start. */
-static ts_start_ledger start_ledger;
 
 ts_action ts_route(ts_call *c, const ts_config *cfg)
 {
@@ -99,7 +86,10 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         c->reason = cpu;
     } else {
         ts_gpu_residency(c);
-        ts_route_decide(c, cfg, ts_profile_get(), ts_gpu_started() ? NULL : &start_ledger);
+        /* The start runs beside the program: this call and the next ones
+         * stay on the CPU until the GPU is ready, then pay nothing for it. */
+        if (ts_route_decide(c, cfg, ts_profile_get(), ts_gpu_ready()))
+            ts_gpu_start_async();
     }
     if (c->decision == TS_RUN_GPU)
         return TS_ACTION_GPU;

@@ -2,27 +2,12 @@
  * BLAS, nothing (a quick return), C = beta C on the host, or the GPU.  It
  * reads the facts of validate, classify, the residency probe and the cost
  * model, and records its reason on the descriptor. */
-#ifndef TS_POLICY_H
-#define TS_POLICY_H
-
-#include <stdatomic.h>
+#ifndef TS_ROUTE_H
+#define TS_ROUTE_H
 
 #include "configuration.h"
 #include "cost_model.h"
 #include "ts_call.h"
-
-/* The model's savings that calls sent to the CPU have forgone while the
- * GPU was not started (seconds, summed by several threads at once). */
-typedef struct {
-    _Atomic double forgone;
-} ts_start_ledger;
-
-/* Whether a call the cost model sends to the GPU may start it: the GPU's
- * start costs gpu_start_s once, which a short program never earns back.
- * Calls stay on the CPU, adding their predicted saving to the ledger,
- * until the savings forgone reach the start cost (a rent-or-buy rule: at
- * most twice the better of the two choices in hindsight). */
-int ts_route_start_repaid(ts_start_ledger *ledger, const ts_call *c, const ts_profile *prof);
 
 typedef enum {
     TS_ACTION_NONE,          /* a quick return: nothing to compute */
@@ -34,10 +19,10 @@ typedef enum {
 /* Validates, classifies and places one call (annotating the descriptor). */
 ts_action ts_route(ts_call *c, const ts_config *cfg);
 
-/* The placement of a valid, classified call with residency.
- * `ledger`: the start ledger while the GPU is not started (see
- * ts_route_start_repaid), NULL once it is. */
-void ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, ts_start_ledger *ledger);
+/* The placement of a valid, classified call with residency.  Returns 1 when
+ * the model prefers the GPU but it is not ready (`gpu_ready`): the call
+ * stays on the CPU and the caller should start the GPU. */
+int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready);
 
 /* The reason a valid call whose operands are all host memory stays on the
  * CPU whatever the cost model says (scaling only, cpu mode, a disabled

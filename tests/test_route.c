@@ -34,19 +34,19 @@ int main(void)
     const ts_profile *prof = &ts_profile_defaults;
 
     ts_call tiny = call(TS_D, 8, 8, 8, one, zero);
-    ts_route_decide(&tiny, &cfg, prof, NULL);
+    ts_route_decide(&tiny, &cfg, prof, 1);
     tap_ok(tiny.decision == TS_RUN_CPU && !strcmp(tiny.reason, "below TSSHIM_MIN_FLOPS"), "auto: 8x8x8 stays on the CPU");
 
     /* TSMTTSM D 8x8, k = 2^24 from pinned memory: the CPU needs ~250 ms, the link ~20 ms. */
     ts_call gram = call(TS_D, 8, 8, 1 << 24, one, zero);
     gram.res_a = gram.res_b = gram.res_c = TS_MEM_PINNED;
-    ts_route_decide(&gram, &cfg, prof, NULL);
+    ts_route_decide(&gram, &cfg, prof, 1);
     tap_ok(gram.decision == TS_RUN_GPU, "auto: pinned TSMTTSM D 8x8x2^24 goes to the GPU (cpu %.3gs, gpu %.3gs)",
            gram.predicted_cpu_s, gram.predicted_gpu_s);
 
     /* TSM2 D n=2: the GPU cannot beat the CPU reading A over PCIe. */
     ts_call tsm2 = call(TS_D, 20480, 2, 20480, one, zero);
-    ts_route_decide(&tsm2, &cfg, prof, NULL);
+    ts_route_decide(&tsm2, &cfg, prof, 1);
     tap_ok(tsm2.decision == TS_RUN_CPU && tsm2.cls == TS_CLASS_TSM2, "auto: TSM2 D n=2 on host data stays on the CPU");
 
     /* Decisions the H100 end-to-end benchmark measured
@@ -57,21 +57,21 @@ int main(void)
      * threads) but does from pinned memory (46 against 100 ms: the two DMA
      * directions overlap). */
     ts_call wide = call(TS_D, 20480, 64, 20480, one, zero);
-    ts_route_decide(&wide, &cfg, prof, NULL);
+    ts_route_decide(&wide, &cfg, prof, 1);
     tap_ok(wide.decision == TS_RUN_GPU, "auto: TSM2 D n=64 on host data goes to the GPU (cpu %.3gs, gpu %.3gs)",
            wide.predicted_cpu_s, wide.predicted_gpu_s);
     wide = call(TS_D, 1 << 22, 64, 64, one, zero);
-    ts_route_decide(&wide, &cfg, prof, NULL);
+    ts_route_decide(&wide, &cfg, prof, 1);
     tap_ok(wide.decision == TS_RUN_GPU && wide.cls == TS_CLASS_ISM2,
            "auto: ISM2 D k=n=64 on host data goes to the GPU (cpu %.3gs, gpu %.3gs)", wide.predicted_cpu_s,
            wide.predicted_gpu_s);
     ts_call ism2 = call(TS_D, 1 << 24, 16, 16, one, zero);
-    ts_route_decide(&ism2, &cfg, prof, NULL);
+    ts_route_decide(&ism2, &cfg, prof, 1);
     tap_ok(ism2.decision == TS_RUN_CPU && ism2.cls == TS_CLASS_ISM2,
            "auto: ISM2 D k=n=16 on pageable data stays on the CPU (cpu %.3gs, gpu %.3gs)", ism2.predicted_cpu_s,
            ism2.predicted_gpu_s);
     ism2.res_a = ism2.res_c = TS_MEM_PINNED;
-    ts_route_decide(&ism2, &cfg, prof, NULL);
+    ts_route_decide(&ism2, &cfg, prof, 1);
     tap_ok(ism2.decision == TS_RUN_GPU, "auto: ISM2 D k=n=16 on pinned data goes to the GPU (cpu %.3gs, gpu %.3gs)",
            ism2.predicted_cpu_s, ism2.predicted_gpu_s);
 
@@ -94,7 +94,7 @@ int main(void)
         int single = prec_cases[i].p == TS_S;
         ts_call x = call(prec_cases[i].p, prec_cases[i].m, prec_cases[i].n, prec_cases[i].k,
                          single ? (const void *)onef : one, single ? (const void *)zerof : zero);
-        ts_route_decide(&x, &cfg, prof, NULL);
+        ts_route_decide(&x, &cfg, prof, 1);
         tap_ok(x.cls == prec_cases[i].cls && x.decision == prec_cases[i].want,
                "auto: %s %s k=%lld n=%lld on pageable data %s (cpu %.3gs, gpu %.3gs)", ts_routine_symbol(x.routine),
                prec_cases[i].cls == TS_CLASS_ISM2 ? "ISM2" : "TSM2", (long long)x.k, (long long)x.n,
@@ -112,41 +112,41 @@ int main(void)
         rk.beta = one;
         ts_scalar_flags(&rk);
         ts_classify(&rk, 2048, 64);
-        ts_route_decide(&rk, &cfg, prof, NULL);
+        ts_route_decide(&rk, &cfg, prof, 1);
         tap_ok(rk.cls == TS_CLASS_RANKK && rk.decision == TS_RUN_CPU,
                "auto: rank-k update D 8192x8192 k=%lld on pageable data stays on the CPU (cpu %.3gs, gpu %.3gs)",
                (long long)k, rk.predicted_cpu_s, rk.predicted_gpu_s);
     }
 
     ts_call square = call(TS_D, 4096, 4096, 4096, one, zero);
-    ts_route_decide(&square, &cfg, prof, NULL);
+    ts_route_decide(&square, &cfg, prof, 1);
     tap_ok(square.decision == TS_RUN_GPU, "auto: square D 4096 goes to the GPU (cpu %.3gs, gpu %.3gs)",
            square.predicted_cpu_s, square.predicted_gpu_s);
 
     ts_call dev = call(TS_D, 8, 8, 8, one, zero);
     dev.res_b = TS_MEM_DEVICE;
     cfg.mode = TS_MODE_CPU;
-    ts_route_decide(&dev, &cfg, prof, NULL);
+    ts_route_decide(&dev, &cfg, prof, 1);
     tap_ok(dev.decision == TS_RUN_GPU && !strcmp(dev.reason, "device operands"),
            "device operands run on the GPU even in cpu mode");
 
-    ts_route_decide(&square, &cfg, prof, NULL);
+    ts_route_decide(&square, &cfg, prof, 1);
     tap_ok(square.decision == TS_RUN_CPU && !strcmp(square.reason, "mode cpu"), "cpu mode keeps host calls on the CPU");
     ts_call scaled = call(TS_D, 50, 50, 50, zero, two);
-    ts_route_decide(&scaled, &cfg, prof, NULL);
+    ts_route_decide(&scaled, &cfg, prof, 1);
     tap_ok(!strcmp(scaled.reason, "scaling only"), "cpu mode: alpha = 0 is scaling only (the shim computes C = beta C)");
 
     cfg.mode = TS_MODE_GPU;
-    ts_route_decide(&tiny, &cfg, prof, NULL);
+    ts_route_decide(&tiny, &cfg, prof, 1);
     tap_ok(tiny.decision == TS_RUN_GPU && !strcmp(tiny.reason, "mode gpu"), "gpu mode sends even 8x8x8 to the GPU");
 
     ts_call scale = call(TS_D, 5000, 8, 5000, zero, two);
-    ts_route_decide(&scale, &cfg, prof, NULL);
+    ts_route_decide(&scale, &cfg, prof, 1);
     tap_ok(scale.decision == TS_RUN_CPU && !strcmp(scale.reason, "scaling only"), "alpha = 0 host calls stay on the CPU");
 
     cfg.disabled[TS_Z] = 1;
     ts_call z = call(TS_Z, 4096, 4096, 4096, one, zero);
-    ts_route_decide(&z, &cfg, prof, NULL);
+    ts_route_decide(&z, &cfg, prof, 1);
     tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "routine disabled"), "a disabled routine stays on the CPU");
 
     /* The early decision the entry point takes without CUDA in the process
@@ -163,7 +163,7 @@ int main(void)
         auto_cfg.mode = modes[m];
         for (size_t i = 0; i < sizeof early / sizeof early[0]; i++) {
             ts_call full = early[i];
-            ts_route_decide(&full, &auto_cfg, prof, NULL);
+            ts_route_decide(&full, &auto_cfg, prof, 1);
             const char *reason = ts_route_host_cpu(&early[i], &auto_cfg);
             int model = !strcmp(full.reason, "mode gpu") || !strncmp(full.reason, "cost model", 10);
             if (reason ? full.decision != TS_RUN_CPU || strcmp(reason, full.reason) : !model)
@@ -193,35 +193,22 @@ int main(void)
     tap_ok(raw_ok, "entry point: small calls go straight to the CPU BLAS, alpha = 0, k = 0, empty, invalid and "
                    "large calls take the full path");
 
-    /* The GPU's start: a TSM2 S call from pageable memory that the model
-     * sends to the GPU (the demo's W = A V, 6000 x 6000 by 16) stays on the
-     * CPU until the savings forgone reach gpu_start_s; then every such
-     * call starts it.  No ledger (the GPU started): at once. */
-    ts_profile starting = ts_profile_defaults;
+    /* The GPU's start: a call the model sends to the GPU while it is not
+     * ready stays on the CPU and asks for the start; once it is ready the
+     * same call goes to the GPU.  Calls the model keeps on the CPU ask for
+     * nothing, and in gpu mode nothing waits for readiness here. */
     ts_config start_cfg = cfg;
     start_cfg.mode = TS_MODE_AUTO;
-    ts_call av = call(TS_S, 6000, 16, 6000, onef, zerof);
-    ts_route_decide(&av, &start_cfg, &starting, NULL);
-    double saving = av.predicted_cpu_s - av.predicted_gpu_s;
-    int expect_cpu = 5, start_ok = av.decision == TS_RUN_GPU && saving > 0;
-    starting.gpu_start_s = (expect_cpu - 0.5) * saving;
-    ts_start_ledger ledger = { 0 };
-    for (int i = 0; i <= expect_cpu; i++) {
-        ts_call again = av;
-        ts_route_decide(&again, &start_cfg, &starting, &ledger);
-        start_ok &= again.decision == (i < expect_cpu ? TS_RUN_CPU : TS_RUN_GPU) &&
-                    !strcmp(again.reason, i < expect_cpu ? "cost model: gpu start not repaid yet"
-                                                         : "cost model: gpu faster");
-    }
-    ts_call big = call(TS_D, 4096, 4096, 4096, one, zero), small_gram = call(TS_D, 64, 64, 512, one, zero);
-    ts_start_ledger fresh = { 0 };
-    ts_route_decide(&small_gram, &start_cfg, &starting, &fresh);
-    start_ok &= small_gram.decision == TS_RUN_CPU && atomic_load(&fresh.forgone) == 0.0;
-    starting.gpu_start_s = 0;
-    ts_route_decide(&big, &start_cfg, &starting, &fresh);
-    start_ok &= big.decision == TS_RUN_GPU;
-    tap_ok(start_ok, "auto: the GPU starts once the model's savings forgone reach gpu_start_s (%d calls on the CPU)",
-           expect_cpu);
+    ts_call av = call(TS_S, 6000, 16, 6000, onef, zerof), av_ready = av;
+    int asks = ts_route_decide(&av, &start_cfg, prof, 0);
+    int start_ok = asks == 1 && av.decision == TS_RUN_CPU && !strcmp(av.reason, "cost model: gpu faster, gpu starting");
+    start_ok &= ts_route_decide(&av_ready, &start_cfg, prof, 1) == 0 && av_ready.decision == TS_RUN_GPU;
+    ts_call small_gram = call(TS_D, 64, 64, 512, one, zero), forced = call(TS_S, 6000, 16, 6000, onef, zerof);
+    start_ok &= ts_route_decide(&small_gram, &start_cfg, prof, 0) == 0 && small_gram.decision == TS_RUN_CPU;
+    ts_config gpu_cfg = cfg;
+    gpu_cfg.mode = TS_MODE_GPU;
+    start_ok &= ts_route_decide(&forced, &gpu_cfg, prof, 0) == 0 && forced.decision == TS_RUN_GPU;
+    tap_ok(start_ok, "auto: a call the model sends to the GPU asks for the start while it is not ready, and runs there once it is");
 
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
