@@ -3,11 +3,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "configuration.h"
 #include "cpu_blas.h"
 #include "gpu_backend.h"
 #include "host_scale.h"
+#include "learned_rates.h"
 #include "log.h"
 #include "route.h"
 #include "stats.h"
@@ -48,11 +50,25 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
     c->device = -1;
     c->decision = TS_RUN_CPU;
     c->reason = NULL;
+    c->model_cpu_s = c->model_gpu_s = 0.0;
     c->predicted_cpu_s = c->predicted_gpu_s = 0.0;
+    c->cpu_seconds = 0.0;
     c->gpu_path = NULL;
     c->bytes_h2d = c->bytes_d2h = 0;
     c->gpu_seconds = 0.0;
     c->gpu_phases = NULL;
+}
+
+/* A call the cost model placed on the CPU is timed, so the model learns the
+ * CPU's real rate (two clock reads, on calls of at least TSSHIM_MIN_FLOPS). */
+static void forward_measured(ts_call *c)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ts_forward(c);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->cpu_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    ts_learned_record(TS_SIDE_CPU, c, c->model_cpu_s, c->cpu_seconds);
 }
 
 /* One warning per process at level 1; later ones at level 2. */
@@ -143,9 +159,18 @@ void ts_gemm(ts_call *c)
     int fell_back = 0;
 
     switch (ts_route(c, cfg)) {
-    case TS_ACTION_FORWARD: ts_forward(c); break;
+    case TS_ACTION_FORWARD:
+        if (c->model_cpu_s > 0)
+            forward_measured(c);
+        else
+            ts_forward(c);
+        break;
     case TS_ACTION_SCALE_ON_HOST: ts_host_scale(c); break;
-    case TS_ACTION_GPU: fell_back = run_on_gpu(c, cfg); break;
+    case TS_ACTION_GPU:
+        fell_back = run_on_gpu(c, cfg);
+        if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0)
+            ts_learned_record(TS_SIDE_GPU, c, c->model_gpu_s, c->gpu_seconds);
+        break;
     case TS_ACTION_NONE: break;
     }
     /* Counting costs atomics on every call: only when a report will be written. */

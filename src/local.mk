@@ -15,5 +15,6 @@ src_libtscore_la_SOURCES = \
 	src/gpu_backend.c src/gpu_backend.h \
 	src/gemm_entry.c src/gemm_entry.h \
 	src/launcher.c src/launcher.h \
+	src/learned_rates.c src/learned_rates.h \
 	src/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

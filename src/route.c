@@ -4,7 +4,11 @@
 
 #include "classify.h"
 #include "gpu_backend.h"
+#include "learned_rates.h"
 #include "validate.h"
+
+enum { EXPLORE_SAMPLES = 2 };
+#define EXPLORE_LOSS 1.25
 
 static void decide(ts_call *c, ts_decision d, const char *reason)
 {
@@ -52,12 +56,24 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
         return decide(c, TS_RUN_CPU, cpu), 0;
     if (cfg->mode == TS_MODE_GPU)
         return decide(c, TS_RUN_GPU, "mode gpu"), 0;
-    c->predicted_cpu_s = ts_predict_cpu_seconds(c, prof);
-    c->predicted_gpu_s = ts_predict_gpu_seconds(c, prof);
-    if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s))
+    c->model_cpu_s = ts_predict_cpu_seconds(c, prof);
+    c->model_gpu_s = ts_predict_gpu_seconds(c, prof);
+    c->predicted_cpu_s = c->model_cpu_s * ts_learned_factor(TS_SIDE_CPU, c);
+    c->predicted_gpu_s = c->model_gpu_s * ts_learned_factor(TS_SIDE_GPU, c);
+    /* The side the model did not choose is tried while it has fewer than
+     * EXPLORE_SAMPLES measurements for such calls and is predicted at most
+     * EXPLORE_LOSS times slower: a bounded loss, so that a wrong profile
+     * cannot keep the faster side unmeasured for ever. */
+    if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s)) {
+        if (gpu_ready && ts_learned_samples(TS_SIDE_GPU, c) < EXPLORE_SAMPLES &&
+            c->predicted_gpu_s < EXPLORE_LOSS * c->predicted_cpu_s)
+            return decide(c, TS_RUN_GPU, "cost model: exploring the gpu"), 0;
         return decide(c, TS_RUN_CPU, "cost model: cpu faster"), 0;
+    }
     if (!gpu_ready)
         return decide(c, TS_RUN_CPU, "cost model: gpu faster, gpu starting"), 1;
+    if (ts_learned_samples(TS_SIDE_CPU, c) < EXPLORE_SAMPLES && c->predicted_cpu_s < EXPLORE_LOSS * c->predicted_gpu_s)
+        return decide(c, TS_RUN_CPU, "cost model: exploring the cpu"), 0;
     decide(c, TS_RUN_GPU, "cost model: gpu faster");
     return 0;
 }

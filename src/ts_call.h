@@ -76,7 +76,9 @@ typedef struct ts_call {
     /* Added by policy. */
     ts_decision decision;
     const char *reason;         /* static string, for the trace */
-    double predicted_cpu_s, predicted_gpu_s;
+    double model_cpu_s, model_gpu_s;         /* the profile's predictions (0: not modelled) */
+    double predicted_cpu_s, predicted_gpu_s; /* the same, corrected by what calls measured */
+    double cpu_seconds;                      /* measured, when a modelled call ran on the CPU */
 
     /* Added by the GPU backend. */
     const char *gpu_path;       /* e.g. "tsm2", "cublas": static string */

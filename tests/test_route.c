@@ -1,10 +1,12 @@
-/* Routing decisions: modes, disabled routines, device operands, the cost model. */
+/* Routing decisions: modes, disabled routines, device operands, the cost
+ * model, its corrections from measured calls, and the background start. */
 #include <string.h>
 
 #include "classify.h"
 #include "configuration.h"
 #include "cost_model.h"
 #include "gemm_entry.h"
+#include "learned_rates.h"
 #include "route.h"
 #include "tap.h"
 #include "validate.h"
@@ -15,6 +17,16 @@ static const char *no_env(const char *name)
     return NULL;
 }
 
+/* Both sides measured exactly as predicted, twice: the model's own verdict
+ * decides, with nothing left to explore. */
+static void settle(const ts_call *c)
+{
+    for (int i = 0; i < 2; i++) {
+        ts_learned_record(TS_SIDE_CPU, c, 1.0, 1.0);
+        ts_learned_record(TS_SIDE_GPU, c, 1.0, 1.0);
+    }
+}
+
 static ts_call call(ts_prec p, int64_t m, int64_t n, int64_t k, const void *alpha, const void *beta)
 {
     ts_call c;
@@ -23,7 +35,50 @@ static ts_call call(ts_prec p, int64_t m, int64_t n, int64_t k, const void *alph
     c.beta = beta;
     ts_scalar_flags(&c);
     ts_classify(&c, 2048, 64);
+    settle(&c);
     return c;
+}
+
+/* A fresh shape (nothing learned): the ISM2 D k=n=16 call of 2^22 rows,
+ * which the default profile keeps on the CPU by a few percent. */
+static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
+{
+    static const double one = 1.0, zero = 0.0;
+    ts_learned_reset();
+    ts_call fresh;
+    ts_call_shape(&fresh, TS_D, 'N', 'N', 1 << 22, 16, 16);
+    fresh.alpha = &one;
+    fresh.beta = &zero;
+    ts_scalar_flags(&fresh);
+    ts_classify(&fresh, 2048, 64);
+    ts_call x = fresh;
+    ts_route_decide(&x, auto_cfg, prof, 1);
+    int cpu_verdict = x.predicted_gpu_s * auto_cfg->margin >= x.predicted_cpu_s;
+    int explores = cpu_verdict && x.predicted_gpu_s < 1.25 * x.predicted_cpu_s;
+    tap_ok(!explores || (x.decision == TS_RUN_GPU && !strcmp(x.reason, "cost model: exploring the gpu")),
+           "auto: a side never measured is tried when it is predicted at most 1.25x slower (%s)", x.reason);
+
+    /* The GPU measured at half its prediction: the same call now goes there. */
+    for (int i = 0; i < 2; i++)
+        ts_learned_record(TS_SIDE_GPU, &fresh, x.model_gpu_s, 0.5 * x.model_gpu_s);
+    ts_call y = fresh;
+    ts_route_decide(&y, auto_cfg, prof, 1);
+    tap_ok(y.decision == TS_RUN_GPU && !strcmp(y.reason, "cost model: gpu faster") &&
+               y.predicted_gpu_s < 0.51 * y.model_gpu_s,
+           "auto: a GPU measured faster than the profile wins the call (predicted %.3gs, profile %.3gs)",
+           y.predicted_gpu_s, y.model_gpu_s);
+
+    /* A busy GPU: four times slower than predicted, a few calls later the
+     * model keeps such calls on the CPU again. */
+    for (int i = 0; i < 6; i++)
+        ts_learned_record(TS_SIDE_GPU, &fresh, x.model_gpu_s, 4.0 * x.model_gpu_s);
+    ts_call z = fresh;
+    ts_route_decide(&z, auto_cfg, prof, 1);
+    tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "cost model: cpu faster"),
+           "auto: a GPU measured slower than the profile loses the call within 6 calls (%s, gpu %.3gs)", z.reason,
+           z.predicted_gpu_s);
+    tap_ok(ts_learned_samples(TS_SIDE_GPU, &fresh) == 8 && ts_learned_samples(TS_SIDE_CPU, &fresh) == 0,
+           "auto: the samples count per side");
 }
 
 int main(void)
@@ -112,6 +167,7 @@ int main(void)
         rk.beta = one;
         ts_scalar_flags(&rk);
         ts_classify(&rk, 2048, 64);
+        settle(&rk);
         ts_route_decide(&rk, &cfg, prof, 1);
         tap_ok(rk.cls == TS_CLASS_RANKK && rk.decision == TS_RUN_CPU,
                "auto: rank-k update D 8192x8192 k=%lld on pageable data stays on the CPU (cpu %.3gs, gpu %.3gs)",
@@ -209,6 +265,8 @@ int main(void)
     gpu_cfg.mode = TS_MODE_GPU;
     start_ok &= ts_route_decide(&forced, &gpu_cfg, prof, 0) == 0 && forced.decision == TS_RUN_GPU;
     tap_ok(start_ok, "auto: a call the model sends to the GPU asks for the start while it is not ready, and runs there once it is");
+
+    check_learning(&start_cfg, prof);
 
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
