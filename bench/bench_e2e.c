@@ -76,6 +76,8 @@ static const shape shapes[] = {
     { "tsmttsm_z_w8", 'z', 'T', 'N', 8, 8, 1L << 23, 0, HOST, 1 },
     { "square_z_2048", 'z', 'N', 'N', 2048, 2048, 2048, 0, HOST, 1 },
     { "small_d_8", 'd', 'N', 'N', 8, 8, 8, 0, HOST, 50000 },
+    { "small_d_64", 'd', 'N', 'N', 64, 64, 64, 0, HOST, 5000 },
+    { "small_z_32", 'z', 'N', 'N', 32, 32, 32, 1, HOST, 5000 },
     { "ism2_d_w16_pinned", 'd', 'N', 'N', M24, 16, 16, 0, PINNED, 1 },
     { "tsmttsm_d_w8_device", 'd', 'T', 'N', 8, 8, M24, 0, DEVICE, 5 },
     { "ism2_d_w16_device", 'd', 'N', 'N', M24, 16, 16, 0, DEVICE, 5 },
