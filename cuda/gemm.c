@@ -48,7 +48,9 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
     if (ctx && all_on_device(c))
         err = in_place(c, ctx, cfg, &path);
-    else if (ctx && (rc = ts_small_gemm(c, ctx, cfg, &path, why, why_len)) == TS_SMALL_DECLINED) {
+    else if (ctx && (rc = ts_small_gemm(c, ctx, cfg, &path, why, why_len)) != TS_SMALL_DECLINED)
+        c->gpu_phases = ts_small_phases();
+    else if (ctx) {
         rc = ts_pipeline_gemm(c, ctx, cfg, &path, why, why_len);
         c->gpu_phases = ts_pipeline_phases();
     }

@@ -1,6 +1,7 @@
 #include "small_call.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "compute.h"
 #include "copy_pool.h"
@@ -13,6 +14,25 @@
 
 /* Operands start on 256-byte boundaries, as cudaMalloc's would. */
 static int64_t align_up(int64_t x) { return (x + 255) & ~(int64_t)255; }
+
+static _Thread_local char phase_line[256];
+
+const char *ts_small_phases(void) { return phase_line; }
+
+/* Where a call's time went, at TSSHIM_VERBOSE >= 3 only (clock reads). */
+typedef struct {
+    int on;
+    double t[5];
+} phases;
+
+static void mark(phases *ph, int i)
+{
+    if (!ph->on)
+        return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    ph->t[i] = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                   size_t why_len)
@@ -38,6 +58,9 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     if (ts_gpu_mem_refused(cfg, total, why, why_len))
         return -1;
 
+    phases ph = { .on = cfg->verbose >= 3 };
+    phase_line[0] = 0;
+    mark(&ph, 0);
     cudaError_t err;
     ts_staging *st = ts_staging_acquire(ctx->device, cfg->staging_mb << 20, 1, &err);
     if (!st) {
@@ -68,6 +91,7 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
             upload = off[op] + ts_region_elems(r) * (int64_t)es;
         }
     }
+    mark(&ph, 1);
     if (!err)
         err = ts_gpu_fault(cfg, "copy");
     if (!err && upload)
@@ -87,8 +111,10 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
         err = ts_gpu_fault(cfg, "copy_back");
     if (!err && sl.store_c)
         err = cudaMemcpyAsync(pinned + off[TS_OP_C], ptr[TS_OP_C], c_bytes, cudaMemcpyDeviceToHost, ctx->stream);
+    mark(&ph, 2);
     cudaError_t sync = cudaStreamSynchronize(ctx->stream);
     err = err ? err : sync;
+    mark(&ph, 3);
     /* C is written only once all of it is back: a failure leaves it as it was. */
     if (!err && sl.store_c)
         ts_copy_2d((void *)ts_region_at(c->c, rc, es), (size_t)rc->ld, pinned + off[TS_OP_C], (size_t)rc->rows,
@@ -96,6 +122,12 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     if (dev)
         cudaFreeAsync(dev, ctx->stream);
     ts_staging_release(st);
+    mark(&ph, 4);
+    if (ph.on)
+        snprintf(phase_line, sizeof phase_line,
+                 "small %s bytes=%lld pack=%.1fus issue=%.1fus wait=%.1fus unpack=%.1fus", ts_routine_symbol(c->routine),
+                 (long long)total, 1e6 * (ph.t[1] - ph.t[0]), 1e6 * (ph.t[2] - ph.t[1]), 1e6 * (ph.t[3] - ph.t[2]),
+                 1e6 * (ph.t[4] - ph.t[3]));
     c->bytes_h2d += (uint64_t)upload;
     c->bytes_d2h += sl.store_c ? c_bytes : 0;
     if (err) {

@@ -20,4 +20,9 @@ enum { TS_SMALL_DECLINED = 1 };
 int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                   size_t why_len);
 
+/* This thread's last small call as one log line (microseconds packing and
+ * acquiring staging, issuing the copies and the kernel, waiting for the
+ * GPU, unpacking C and releasing); empty unless TSSHIM_VERBOSE >= 3. */
+const char *ts_small_phases(void);
+
 #endif
