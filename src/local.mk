@@ -2,7 +2,7 @@
 # link it directly.
 noinst_LTLIBRARIES += src/libtscore.la
 src_libtscore_la_SOURCES = \
-	src/ts_call.h \
+	src/ts_call.h src/routine_list.h \
 	src/configuration.c src/configuration.h \
 	src/log.c src/log.h \
 	src/stats.c src/stats.h \
