@@ -12,17 +12,12 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/c_update.cu kernels/c_update.h \
 	kernels/tuning_sm90.c cuda/kernel_dispatch.c
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
-# The .cu suffix rules (Makefile.am) track no headers, so every object that
-# includes the kernels' headers depends on all of them: an incremental build
-# after a header change had relinked old kernels.
-tsk_cuda_headers = kernels/tsk_complex.cuh kernels/tsk_copy.cuh kernels/tsk_dmma.cuh kernels/tsk_view.cuh \
-	kernels/tsk_registry.h src/ts_call.h
-$(kernels_libtskernels_la_OBJECTS): $(tsk_cuda_headers)
 
 check_PROGRAMS += tests/test_kernels
 tests_test_kernels_SOURCES = tests/test_kernels.c tests/tap.h
 tests_test_kernels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 tests_test_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lstdc++ -lm
 tests_test_kernels_LDFLAGS = $(CUDA_LDFLAGS)
-TESTS += tests/test_kernels
+TESTS += tests/test_kernels tests/kernel_deps.sh
+EXTRA_DIST += tests/kernel_deps.sh
 endif
