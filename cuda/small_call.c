@@ -75,7 +75,7 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
 
     /* Moving operands are packed (ld = rows); the others are used in place. */
     const void *ptr[TS_NOP];
-    int64_t ld[TS_NOP], upload = 0;
+    int64_t ld[TS_NOP], upload = 0, sent = 0;
     for (int op = 0; op < TS_NOP && !err; op++) {
         const ts_region *r = &sl.r[op];
         if (!plan.moves[op]) {
@@ -89,6 +89,7 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
             ts_copy_2d(pinned + off[op], (size_t)r->rows, ts_region_at(host[op], r, es), (size_t)r->ld,
                        (size_t)r->rows, (size_t)r->cols, es);
             upload = off[op] + ts_region_elems(r) * (int64_t)es;
+            sent += ts_region_elems(r) * (int64_t)es;
         }
     }
     mark(&ph, 1);
@@ -128,7 +129,7 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
                  "small %s bytes=%lld pack=%.1fus issue=%.1fus wait=%.1fus unpack=%.1fus", ts_routine_symbol(c->routine),
                  (long long)total, 1e6 * (ph.t[1] - ph.t[0]), 1e6 * (ph.t[2] - ph.t[1]), 1e6 * (ph.t[3] - ph.t[2]),
                  1e6 * (ph.t[4] - ph.t[3]));
-    c->bytes_h2d += (uint64_t)upload;
+    c->bytes_h2d += (uint64_t)sent; /* the host data, not the alignment gaps between operands */
     c->bytes_d2h += sl.store_c ? c_bytes : 0;
     if (err) {
         snprintf(why, why_len, "%s", cudaGetErrorString(err));

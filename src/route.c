@@ -1,6 +1,7 @@
 #include "route.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 #include "classify.h"
 #include "gpu_backend.h"
@@ -78,6 +79,21 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
     return 0;
 }
 
+/* Predicted savings that calls forwent while the GPU was not started.  The
+ * start begins once they reach its cost: a short program never starts a
+ * GPU it cannot earn back, nor waits at exit for a start still running. */
+static _Atomic double forgone;
+
+static int start_earned(const ts_call *c, const ts_profile *prof)
+{
+    double before = atomic_load_explicit(&forgone, memory_order_relaxed);
+    while (before < prof->gpu_start_s &&
+           !atomic_compare_exchange_weak_explicit(&forgone, &before, before + c->predicted_cpu_s - c->predicted_gpu_s,
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
+    return before + c->predicted_cpu_s - c->predicted_gpu_s >= prof->gpu_start_s;
+}
+
 ts_action ts_route(ts_call *c, const ts_config *cfg)
 {
     if (ts_validate(c)) {
@@ -104,7 +120,8 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         ts_gpu_residency(c);
         /* The start runs beside the program: this call and the next ones
          * stay on the CPU until the GPU is ready, then pay nothing for it. */
-        if (ts_route_decide(c, cfg, ts_profile_get(), ts_gpu_ready()))
+        const ts_profile *prof = ts_profile_get();
+        if (ts_route_decide(c, cfg, prof, ts_gpu_ready()) && start_earned(c, prof))
             ts_gpu_start_async();
     }
     if (c->decision == TS_RUN_GPU)
