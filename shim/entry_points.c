@@ -33,16 +33,9 @@
  * where the caller put them: m, n, k and alpha are read through rdx, rcx,
  * r8 and r9, only rax, r10 and r11 are written, and the CPU BLAS is entered
  * with a jump.  test_forward_entry checks it against the C definition. */
-_Static_assert(TS_S == 0 && TS_D == 1 && TS_C == 2 && TS_Z == 3 && offsetof(ts_forward_gate, lane[1]) == 16 &&
-                   offsetof(ts_forward_lane, mnk_below) == 8 && offsetof(ts_forward_gate, startup_tail) == 64 &&
-                   offsetof(struct link_map, l_next) == 24,
+_Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, mnk_below) == 8 &&
+                   offsetof(ts_forward_gate, startup_tail) == 0 && offsetof(struct link_map, l_next) == 24,
                "the layout the entry code below reads");
-
-/* A precision's lane, as text for the assembler (ts_prec's values). */
-#define TS_LANE_TS_S "0"
-#define TS_LANE_TS_D "16"
-#define TS_LANE_TS_C "32"
-#define TS_LANE_TS_Z "48"
 
 /* alpha == 0 (either sign) jumps to 1: the bits, sign shifted out, are 0. */
 #define TS_ALPHA_ZERO_TS_S "movl (%r9), %r10d\n addl %r10d, %r10d\n jz 1f\n"
@@ -55,15 +48,16 @@ _Static_assert(TS_S == 0 && TS_D == 1 && TS_C == 2 && TS_Z == 3 && offsetof(ts_f
     TS_GEMM_FULL(name, prec)                                                                            \
     __asm__(".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"          \
             " endbr64\n"                                                                                \
-            " movq ts_gate+" TS_LANE_##prec "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                 \
+            " movq ts_lane_" #name "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                          \
             " movslq (%rdx), %r10\n testq %r10, %r10\n jle 1f\n"                                        \
             " movslq (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"                     \
             " movslq (%r8), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"              \
-            " cmpq ts_gate+8+" TS_LANE_##prec "(%rip), %r10\n jge 1f\n " TS_ALPHA_ZERO_##prec           \
-            " movq ts_gate+64(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                               \
+            " cmpq ts_lane_" #name "+8(%rip), %r10\n jge 1f\n " TS_ALPHA_ZERO_##prec                    \
+            " movq ts_gate(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                                  \
             " jmp *%rax\n"                                                                              \
             "1: jmp " #name "full\n"                                                                    \
-            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden " #name "full\n");
+            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden ts_lane_" #name                  \
+            "\n .hidden " #name "full\n");
 
 #else
 #define TS_GEMM_SYMBOL(name, prec)                                                                      \

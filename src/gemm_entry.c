@@ -105,6 +105,16 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
 }
 
 ts_forward_gate ts_gate;
+
+#define TS_LANE_DEFINE(symbol, prec, args, abi) ts_forward_lane ts_lane_##symbol;
+TS_ROUTINE_LIST(TS_LANE_DEFINE)
+#undef TS_LANE_DEFINE
+
+ts_forward_lane *const ts_lanes[TS_NROUTINE] = {
+#define TS_LANE_ADDRESS(symbol, prec, args, abi) &ts_lane_##symbol,
+    TS_ROUTINE_LIST(TS_LANE_ADDRESS)
+#undef TS_LANE_ADDRESS
+};
 static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 
 /* The policy's flop threshold as a bound on m n k: mnk f < below exactly
@@ -124,7 +134,7 @@ static void arm_gate(void)
     if (cfg->verbose > 0)
         return;
     for (int r = 0; r < TS_NROUTINE; r++)
-        ts_gate.lane[r].mnk_below = mnk_below(ts_route_cpu_below(cfg, (ts_routine)r), (ts_routine)r);
+        ts_lanes[r]->mnk_below = mnk_below(ts_route_cpu_below(cfg, (ts_routine)r), (ts_routine)r);
     ts_gate.startup_tail = ts_gpu_startup_tail();
     atomic_store_explicit(&ts_gate.armed, 1, memory_order_release);
 }
@@ -144,7 +154,7 @@ ts_gemm_fn ts_gate_open_lane(ts_routine r)
 {
     ts_gemm_fn cpu = ts_cpu_gemm(r);
     if (ts_gate.startup_tail)
-        atomic_store_explicit(&ts_gate.lane[r].cpu, cpu, memory_order_release);
+        atomic_store_explicit(&ts_lanes[r]->cpu, cpu, memory_order_release);
     return cpu;
 }
 

@@ -32,11 +32,18 @@ typedef struct {
     int64_t mnk_below;       /* m n k below this: the policy keeps the call on the CPU */
 } ts_forward_lane;
 
-/* What the early checks below read, set once (from the constructor or the
- * first call) and then constant, but for a lane's opening.  The exported
- * symbols' x86-64 code reads it at fixed offsets (shim/entry_points.c). */
+/* Each routine's lane is an object of its own, ts_lane_<symbol>, so the
+ * exported symbols' x86-64 code names it (shim/entry_points.c); ts_lanes
+ * finds it by routine. */
+#define TS_LANE_DECLARE(symbol, prec, args, abi) extern ts_forward_lane ts_lane_##symbol;
+TS_ROUTINE_LIST(TS_LANE_DECLARE)
+#undef TS_LANE_DECLARE
+extern ts_forward_lane *const ts_lanes[TS_NROUTINE];
+
+/* What the early checks below read besides the lanes, set once (from the
+ * constructor or the first call) and then constant.  The x86-64 entry code
+ * reads startup_tail at offset 0. */
 typedef struct {
-    ts_forward_lane lane[TS_NROUTINE];
     struct link_map *startup_tail; /* NULL when the watch cannot vouch (ts_gpu_startup_tail) */
     atomic_int armed;              /* never at verbosity > 0: every call is counted then */
 } ts_forward_gate;
@@ -55,7 +62,7 @@ static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const
 {
     int64_t mn, mnk;
     return *m > 0 && *n > 0 && *k > 0 && !__builtin_mul_overflow((int64_t)*m, (int64_t)*n, &mn) &&
-           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_gate.lane[r].mnk_below &&
+           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_lanes[r]->mnk_below &&
            !ts_scalar_is(ts_routine_prec(r), alpha, 0.0);
 }
 
@@ -79,7 +86,7 @@ ts_gemm_fn ts_gate_open_lane(ts_routine r);
 static inline ts_gemm_fn ts_gate_lane_cpu(ts_routine r, const int *m, const int *n, const int *k,
                                           const void *alpha)
 {
-    ts_gemm_fn cpu = atomic_load_explicit(&ts_gate.lane[r].cpu, memory_order_acquire);
+    ts_gemm_fn cpu = atomic_load_explicit(&ts_lanes[r]->cpu, memory_order_acquire);
     return cpu && ts_gate_passes(r, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
                ? cpu
                : NULL;

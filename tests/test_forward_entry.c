@@ -54,7 +54,7 @@ static int entry_jumps(ts_prec p, int m, int n, int k, const double *alpha, int 
     double a[2] = { 0 }, b[2] = { 0 };
     jumped = forwarded = 0;
     seen_ldc = NULL;
-    atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
+    atomic_store(&ts_lanes[p]->cpu, lane_cpu);
     entry[p]("N", "N", &m, &n, &k, alpha, a, &ld, b, &ld, beta, cmat, &ld, 1, 1);
     if (jumped == 1 && forwarded == 0)
         return seen_ldc == &ld ? 1 : -1;
@@ -74,7 +74,7 @@ int main(void)
     const double one[2] = { 1.0, 0.0 };
     int eight = 8;
     dgemm_("N", "N", &eight, &eight, &eight, one, cmat, &eight, cmat, &eight, one, cmat, &eight, 1, 1);
-    ts_gemm_fn opened = atomic_load(&ts_gate.lane[TS_D].cpu);
+    ts_gemm_fn opened = atomic_load(&ts_lanes[TS_D]->cpu);
     tap_ok(forwarded == 1 && opened == (ts_gate.startup_tail ? resolved_cpu : NULL),
            "the first small call takes the full path to the CPU BLAS and opens its lane");
     if (!ts_gate.startup_tail) {
@@ -86,7 +86,7 @@ int main(void)
     const double nan2[2] = { NAN, 0.0 };
     const float zero_s[2] = { 0.0f, 0.0f }, negzero_s[2] = { -0.0f, 0.0f }, imag_s[2] = { 0.0f, 1.0f };
     const float one_s[2] = { 1.0f, 0.0f };
-    const int bound = (int)ts_gate.lane[TS_D].mnk_below;
+    const int bound = (int)ts_lanes[TS_D]->mnk_below;
     static const int big = 1 << 21, max = 0x7fffffff;
     const struct {
         ts_prec p;
@@ -114,7 +114,7 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ts_prec p = cases[i].p;
         int m = cases[i].m, n = cases[i].n, k = cases[i].k;
-        atomic_store(&ts_gate.lane[p].cpu, lane_cpu);
+        atomic_store(&ts_lanes[p]->cpu, lane_cpu);
         int c_jumps = ts_gate_lane_cpu(ts_gemm_routine(p), &m, &n, &k, cases[i].alpha) == lane_cpu;
         int jumps = entry_jumps(p, m, n, k, cases[i].alpha, cases[i].ld);
         if (jumps != cases[i].jumps || c_jumps != cases[i].jumps) {
@@ -126,12 +126,12 @@ int main(void)
 
     /* Where no flop bound applies (mode cpu), only an overflowing m n k
      * takes the full path: the check must not wrap. */
-    int64_t saved_bound = ts_gate.lane[TS_D].mnk_below;
-    ts_gate.lane[TS_D].mnk_below = INT64_MAX;
+    int64_t saved_bound = ts_lanes[TS_D]->mnk_below;
+    ts_lanes[TS_D]->mnk_below = INT64_MAX;
     tap_ok(entry_jumps(TS_D, big, big, 2, one, 0) == 1 && entry_jumps(TS_D, max, max, 2, one, 0) == 1 &&
                entry_jumps(TS_D, big, big, big, one, 0) == 0 && entry_jumps(TS_D, max, max, 3, one, 0) == 0,
            "m n k up to 2^63 - 1 passes an unbounded lane, an overflowing product does not");
-    ts_gate.lane[TS_D].mnk_below = saved_bound;
+    ts_lanes[TS_D]->mnk_below = saved_bound;
 
     /* An object loaded after startup (it could be the CUDA driver): full path. */
     struct link_map *tail = ts_gate.startup_tail;
