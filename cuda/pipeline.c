@@ -488,20 +488,23 @@ static void report(const pipeline *p)
 
 const char *ts_pipeline_phases(void) { return phase_line; }
 
-/* The CPU BLAS of the process: from inside the shim the global ?gemm_ is
- * the shim's, whose re-entry guard forwards straight to the CPU BLAS. */
+/* The CPU BLAS of the process, as the Fortran GEMM of the call's precision
+ * on the column-major descriptor (whatever interface the call came by):
+ * from inside the shim the global ?gemm_ is the shim's, whose re-entry
+ * guard forwards straight to the CPU BLAS. */
 static int cpu_rest(const pipeline *p)
 {
     const ts_call *c = p->c;
-    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, ts_routine_symbol(c->routine));
+    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, ts_routine_symbol(ts_gemm_routine(c->prec)));
     if (!gemm)
         return -1;
     ts_slice rest;
     ts_slice_rest(&p->plan, c, p->committed, &rest);
     int m = (int)rest.m, n = (int)rest.n, k = (int)rest.k;
-    gemm(&c->transa, &c->transb, &m, &n, &k, c->alpha, ts_region_at(c->a, &rest.r[TS_OP_A], p->es), c->f.lda,
-         ts_region_at(c->b, &rest.r[TS_OP_B], p->es), c->f.ldb, c->beta,
-         (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es), c->f.ldc, 1, 1);
+    int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
+    gemm(&c->transa, &c->transb, &m, &n, &k, c->alpha, ts_region_at(c->a, &rest.r[TS_OP_A], p->es), &lda,
+         ts_region_at(c->b, &rest.r[TS_OP_B], p->es), &ldb, c->beta,
+         (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es), &ldc, 1, 1);
     return 0;
 }
 

@@ -70,7 +70,32 @@ _Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, 
     }
 #endif
 
+/* CBLAS: real scalars come by value, complex ones by pointer; the adapter
+ * collects the arguments for the core, which forwards them as received. */
+#define TS_CBLAS_SCALAR_TS_S float
+#define TS_CBLAS_SCALAR_TS_D double
+#define TS_CBLAS_SCALAR_TS_C const void *
+#define TS_CBLAS_SCALAR_TS_Z const void *
+#define TS_CBLAS_AT_TS_S(x) (&(x))
+#define TS_CBLAS_AT_TS_D(x) (&(x))
+#define TS_CBLAS_AT_TS_C(x) (x)
+#define TS_CBLAS_AT_TS_Z(x) (x)
+
+#define TS_CBLAS_GEMM_SYMBOL(name, prec)                                                                \
+    __attribute__((visibility("default"))) void name(int layout, int transa, int transb, int m, int n, int k, \
+                                                     TS_CBLAS_SCALAR_##prec alpha, const void *a, int lda,   \
+                                                     const void *b, int ldb, TS_CBLAS_SCALAR_##prec beta,    \
+                                                     void *c, int ldc);                                      \
+    void name(int layout, int transa, int transb, int m, int n, int k, TS_CBLAS_SCALAR_##prec alpha,          \
+              const void *a, int lda, const void *b, int ldb, TS_CBLAS_SCALAR_##prec beta, void *c, int ldc)  \
+    {                                                                                                   \
+        const ts_cblas_args args = { layout, transa, transb, m, n, k, TS_CBLAS_AT_##prec(alpha), a, lda, \
+                                     b, ldb, TS_CBLAS_AT_##prec(beta), c, ldc };                        \
+        ts_cblas_gemm(TS_R_##name, &args);                                                              \
+    }
+
 /* The adapter of each (arguments, abi) pair of the routine list. */
 #define TS_ENTRY_GEMM_F77(name, prec) TS_GEMM_SYMBOL(name, prec)
+#define TS_ENTRY_GEMM_CBLAS(name, prec) TS_CBLAS_GEMM_SYMBOL(name, prec)
 #define TS_ENTRY(symbol, prec, args, abi) TS_ENTRY_##args##_##abi(symbol, prec)
 TS_ROUTINE_LIST(TS_ENTRY)

@@ -12,8 +12,12 @@ typedef void (*ts_gemm_fn)(const char *, const char *, const int *, const int *,
                            const void *, const void *, const int *, const void *, const int *,
                            const void *, void *, const int *, size_t, size_t);
 
-/* Calls the CPU BLAS with the Fortran arguments exactly as received. */
+/* Calls the CPU BLAS with the arguments exactly as received (the routine's
+ * own interface: Fortran or CBLAS). */
 void ts_forward(const ts_call *c);
+
+/* Calls the CPU BLAS's CBLAS routine r with the arguments as received. */
+void ts_forward_cblas(ts_routine r, const ts_cblas_args *a);
 
 /* The CPU BLAS's routine r, resolved once: TSSHIM_CPU_BLAS, then
  * dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
@@ -22,7 +26,9 @@ void ts_forward(const ts_call *c);
  * the process exits with status 127. */
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
 
-/* Each routine once resolved: a forwarded call costs one load here. */
+/* Each routine once resolved: a forwarded call costs one load here.  A
+ * CBLAS routine is kept in the same slot and cast back to its own type
+ * before it is called (ts_forward_cblas). */
 extern _Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NROUTINE];
 
 static inline ts_gemm_fn ts_cpu_gemm(ts_routine r)

@@ -39,6 +39,7 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
     c->b = b;
     c->c = cmat;
     c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
+    c->cb = NULL;
     /* What the stages add, field by field: compilers clear a whole
      * descriptor with rep stos, which cost more than the rest of a forwarded
      * call. */
@@ -202,5 +203,34 @@ void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const
     ts_call call;
     ts_call_from_fortran(&call, r, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len,
                          transb_len);
+    ts_gemm(&call);
+}
+
+/* CBLAS's transpose enums (CblasNoTrans, CblasTrans, CblasConjTrans) as
+ * BLAS letters; anything else is invalid, and validation forwards it so
+ * that the CPU BLAS's cblas_xerbla reports it. */
+static char cblas_trans(int t) { return t == 111 ? 'N' : t == 112 ? 'T' : t == 113 ? 'C' : '?'; }
+
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_COL_MAJOR = 102 };
+
+void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args)
+{
+    if (ts_gate_forwards(r, &args->m, &args->n, &args->k, args->alpha)) {
+        ts_gate_open_lane(r);
+        ts_forward_cblas(r, args);
+        return;
+    }
+    /* A row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T
+     * on the same memory: the operands and their dimensions swap. */
+    int row = args->layout == CBLAS_ROW_MAJOR;
+    const ts_cblas_args *x = args;
+    char ta = cblas_trans(row ? x->transb : x->transa), tb = cblas_trans(row ? x->transa : x->transb);
+    if (x->layout != CBLAS_ROW_MAJOR && x->layout != CBLAS_COL_MAJOR)
+        ta = '?';
+    ts_call call;
+    const int *m = row ? &x->n : &x->m, *n = row ? &x->m : &x->n;
+    ts_call_from_fortran(&call, r, &ta, &tb, m, n, &x->k, x->alpha, row ? x->b : x->a, row ? &x->ldb : &x->lda,
+                         row ? x->a : x->b, row ? &x->lda : &x->ldb, x->beta, x->c, &x->ldc, 1, 1);
+    call.cb = args;
     ts_gemm(&call);
 }

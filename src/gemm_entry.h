@@ -26,6 +26,11 @@ void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const
                      const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
                      size_t transb_len);
 
+/* A CBLAS GEMM call: forwarded at once when the gate passes it, else
+ * described in column-major terms (a row-major call swapped) and run by
+ * ts_gemm; forwarding passes the CBLAS arguments as received. */
+void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args);
+
 /* One routine's way through the forwarding gate. */
 typedef struct {
     _Atomic(ts_gemm_fn) cpu; /* the CPU BLAS routine; NULL until the first forwarded call opens it */

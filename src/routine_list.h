@@ -8,7 +8,9 @@
  *              shim/ (GEMM: transa, transb, m, n, k, alpha, A, lda, B, ldb,
  *              beta, C, ldc)
  *   abi        how they are passed (F77: by reference, 32-bit integers, the
- *              gfortran hidden lengths of character arguments last)
+ *              gfortran hidden lengths of character arguments last; CBLAS:
+ *              the C interface, by value, with a layout argument first and
+ *              the real scalars by value, the complex ones by pointer)
  *
  * Every table keyed by routine is an expansion of this list: the exported
  * symbols (shim/entry_points.c), the enum below, the CPU BLAS symbols to
@@ -21,9 +23,15 @@
     X(sgemm_, TS_S, GEMM, F77)  \
     X(dgemm_, TS_D, GEMM, F77)  \
     X(cgemm_, TS_C, GEMM, F77)  \
-    X(zgemm_, TS_Z, GEMM, F77)
+    X(zgemm_, TS_Z, GEMM, F77)  \
+    X(cblas_sgemm, TS_S, GEMM, CBLAS) \
+    X(cblas_dgemm, TS_D, GEMM, CBLAS) \
+    X(cblas_cgemm, TS_C, GEMM, CBLAS) \
+    X(cblas_zgemm, TS_Z, GEMM, CBLAS)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
+
+typedef enum { TS_ABI_F77, TS_ABI_CBLAS } ts_abi;
 
 typedef enum {
 #define TS_ROUTINE_ENUM(symbol, prec, args, abi) TS_R_##symbol,
@@ -51,6 +59,16 @@ static inline ts_prec ts_routine_prec(ts_routine r)
 #undef TS_ROUTINE_PREC
     };
     return precs[r];
+}
+
+static inline ts_abi ts_routine_abi(ts_routine r)
+{
+    static const ts_abi abis[TS_NROUTINE] = {
+#define TS_ROUTINE_ABI(symbol, prec, args, abi) TS_ABI_##abi,
+        TS_ROUTINE_LIST(TS_ROUTINE_ABI)
+#undef TS_ROUTINE_ABI
+    };
+    return abis[r];
 }
 
 /* The GEMM of each precision comes first, in ts_prec's order, so a GEMM's

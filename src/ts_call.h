@@ -51,6 +51,20 @@ typedef struct {
     size_t transa_len, transb_len;
 } ts_fortran_args;
 
+/* CBLAS arguments exactly as received (enums as ints, scalars through
+ * pointers to the caller's values), so forwarding passes them untouched. */
+typedef struct {
+    int layout, transa, transb, m, n, k;
+    const void *alpha;
+    const void *a;
+    int lda;
+    const void *b;
+    int ldb;
+    const void *beta;
+    void *c;
+    int ldc;
+} ts_cblas_args;
+
 typedef struct ts_call {
     ts_routine routine;
     ts_prec prec;
@@ -60,7 +74,8 @@ typedef struct ts_call {
     const void *alpha, *beta;   /* scalars of the call's precision */
     const void *a, *b;
     void *c;
-    ts_fortran_args f;
+    ts_fortran_args f;          /* F77 routines */
+    const ts_cblas_args *cb;    /* CBLAS routines: the arguments as received */
 
     /* Added by classify.  ts_call_from_fortran initialises each field
      * from here on by name: a new one must be added there. */

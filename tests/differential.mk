@@ -13,8 +13,8 @@ tests_gemm_differential_LDADD = $(BLAS_LIBS) -ldl -lm
 
 if HAVE_OPENBLAS
 check_PROGRAMS += tests/gemm_differential
-TESTS += tests/gemm_differential_cpu.sh tests/gemm_differential_gpu.sh
+TESTS += tests/gemm_differential_cpu.sh tests/gemm_differential_gpu.sh tests/gemm_differential_cblas.sh
 endif
 
-EXTRA_DIST += tests/gemm_differential_cpu.sh tests/gemm_differential_gpu.sh
+EXTRA_DIST += tests/gemm_differential_cpu.sh tests/gemm_differential_gpu.sh tests/gemm_differential_cblas.sh
 CLEANFILES += tests/gemm_differential_gpu.shimlog tests/gemm_differential_gpu.out

@@ -1,4 +1,5 @@
-/* Differential test of sgemm_, dgemm_, cgemm_ and zgemm_ against OpenBLAS.
+/* Differential test of sgemm_, dgemm_, cgemm_ and zgemm_ against OpenBLAS,
+ * or (TS_DIFF_API=cblas) of cblas_?gemm in column- and row-major layout.
  *
  * The routines under test are called through their plain symbols, as a
  * legacy program calls them; the test scripts run this program with
@@ -17,7 +18,54 @@
 
 extern gemm_f77 sgemm_, dgemm_, cgemm_, zgemm_;
 
-static gemm_f77 *const tested[TS_NPREC] = { sgemm_, dgemm_, cgemm_, zgemm_ };
+static gemm_f77 *const fortran[TS_NPREC] = { sgemm_, dgemm_, cgemm_, zgemm_ };
+
+/* The CBLAS GEMMs under test, called as a C program calls them. */
+void cblas_sgemm(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
+void cblas_dgemm(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
+void cblas_cgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                 void *, int);
+void cblas_zgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                 void *, int);
+
+enum { ROW_MAJOR = 101, COL_MAJOR = 102 };
+
+static int cblas_trans(const char *t) { return *t == 'N' ? 111 : *t == 'T' ? 112 : 113; }
+
+/* A case's column-major C = op(A) op(B) through CBLAS: as itself, or as the
+ * row-major C^T = op(B)^T op(A)^T on the same memory. */
+#define CBLAS_ADAPTER(name, layout, call, scalar)                                                              \
+    static void name(const char *ta, const char *tb, const int *m, const int *n, const int *k, const void *alpha, \
+                     const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,   \
+                     const int *ldc, size_t la, size_t lb)                                                      \
+    {                                                                                                           \
+        (void)la, (void)lb;                                                                                     \
+        if (layout == COL_MAJOR)                                                                                \
+            call(COL_MAJOR, cblas_trans(ta), cblas_trans(tb), *m, *n, *k, scalar(alpha), a, *lda, b, *ldb,      \
+                 scalar(beta), c, *ldc);                                                                        \
+        else                                                                                                    \
+            call(ROW_MAJOR, cblas_trans(tb), cblas_trans(ta), *n, *m, *k, scalar(alpha), b, *ldb, a, *lda,      \
+                 scalar(beta), c, *ldc);                                                                        \
+    }
+#define AS_FLOAT(x) (*(const float *)(x))
+#define AS_DOUBLE(x) (*(const double *)(x))
+#define AS_POINTER(x) (x)
+CBLAS_ADAPTER(cblas_col_s, COL_MAJOR, cblas_sgemm, AS_FLOAT)
+CBLAS_ADAPTER(cblas_col_d, COL_MAJOR, cblas_dgemm, AS_DOUBLE)
+CBLAS_ADAPTER(cblas_col_c, COL_MAJOR, cblas_cgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_col_z, COL_MAJOR, cblas_zgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_row_s, ROW_MAJOR, cblas_sgemm, AS_FLOAT)
+CBLAS_ADAPTER(cblas_row_d, ROW_MAJOR, cblas_dgemm, AS_DOUBLE)
+CBLAS_ADAPTER(cblas_row_c, ROW_MAJOR, cblas_cgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_row_z, ROW_MAJOR, cblas_zgemm, AS_POINTER)
+
+static gemm_f77 *const cblas_col[TS_NPREC] = { cblas_col_s, cblas_col_d, cblas_col_c, cblas_col_z };
+static gemm_f77 *const cblas_row[TS_NPREC] = { cblas_row_s, cblas_row_d, cblas_row_c, cblas_row_z };
+static const char *const cblas_names[TS_NPREC] = { "cblas_sgemm", "cblas_dgemm", "cblas_cgemm", "cblas_zgemm" };
+
+/* The interface under test: set once in main. */
+static gemm_f77 *const *tested = fortran;
+static const char *api_label = "";
 
 /* Sizes the shim's classifier sees as odd, and the skinny widths. */
 static const int odd_sizes[] = { 1, 3, 17, 33, 63, 65 };
@@ -282,17 +330,18 @@ static void check_tested_provider(void)
         snprintf(want, sizeof want, "%s", expect);
     for (int p = 0; p < TS_NPREC; p++) {
         Dl_info info;
-        void *fn = dlsym(RTLD_DEFAULT, gemm_symbol((ts_prec)p));
+        const char *name = tested == fortran ? gemm_symbol((ts_prec)p) : cblas_names[p];
+        void *fn = dlsym(RTLD_DEFAULT, name);
         const char *from = fn && dladdr(fn, &info) && info.dli_fname
                                ? info.dli_fname : "(unknown)";
 
-        tap_diag("%s under test: %s", gemm_symbol((ts_prec)p), from);
+        tap_diag("%s under test: %s", name, from);
         if (expect != NULL
             && (realpath(from, got) == NULL || strcmp(got, want) != 0))
             all = 0;
     }
     if (expect != NULL)
-        tap_ok(all, "sgemm_ .. zgemm_ under test resolve into %s", expect);
+        tap_ok(all, "the GEMMs under test resolve into %s", expect);
     else
         tap_skip("TS_EXPECT_GEMM_FROM unset: the provider of the GEMMs under test is not checked");
 }
@@ -309,13 +358,21 @@ int main(void)
         printf("Bail out! no reference BLAS: %s\n", err);
         return 1;
     }
+    /* TS_DIFF_API=cblas: the CBLAS routines, each case in both layouts. */
+    const char *api = getenv("TS_DIFF_API");
+    int cblas = api && !strcmp(api, "cblas");
+    if (cblas)
+        tested = cblas_col;
     check_tested_provider();
     tap_diag("long dimension of the tall shapes: %d", long_dim);
 
     /* TS_DIFF_PRECISIONS (e.g. "d"): only those routines, for tools that
      * slow every kernel down a hundredfold. */
     const char *only = getenv("TS_DIFF_PRECISIONS");
+    for (int layout = 0; layout < (cblas ? 2 : 1); layout++)
     for (int p = 0; p < TS_NPREC; p++) {
+        tested = !cblas ? fortran : layout ? cblas_row : cblas_col;
+        api_label = !cblas ? "" : layout ? " (row-major)" : " (column-major)";
         if (only != NULL && strchr(only, "sdcz"[p]) == NULL)
             continue;
         for (int a = 0; a < 3; a++)
@@ -327,8 +384,8 @@ int main(void)
                     g.base.transa = trans[a];
                     g.base.transb = trans[b];
                     groups[q].run(&g, &groups[q]);
-                    tap_ok(g.failed == 0, "%s %c,%c %s: %d cases, worst ratio %.3g",
-                           gemm_symbol((ts_prec)p), trans[a], trans[b],
+                    tap_ok(g.failed == 0, "%s%s %c,%c %s: %d cases, worst ratio %.3g",
+                           cblas ? cblas_names[p] : gemm_symbol((ts_prec)p), api_label, trans[a], trans[b],
                            groups[q].name, g.cases, g.worst);
                     if (g.failed)
                         tap_diag("%d of %d cases failed (ratio limit %g); first: %s",
