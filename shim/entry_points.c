@@ -80,19 +80,66 @@ _Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, 
 #define TS_CBLAS_AT_TS_D(x) (&(x))
 #define TS_CBLAS_AT_TS_C(x) (x)
 #define TS_CBLAS_AT_TS_Z(x) (x)
+#define TS_CBLAS_FN_TS_S ts_cblas_sgemm_fn
+#define TS_CBLAS_FN_TS_D ts_cblas_dgemm_fn
+#define TS_CBLAS_FN_TS_C ts_cblas_cgemm_fn
+#define TS_CBLAS_FN_TS_Z ts_cblas_cgemm_fn
 
-#define TS_CBLAS_GEMM_SYMBOL(name, prec)                                                                \
-    __attribute__((visibility("default"))) void name(int layout, int transa, int transb, int m, int n, int k, \
-                                                     TS_CBLAS_SCALAR_##prec alpha, const void *a, int lda,   \
-                                                     const void *b, int ldb, TS_CBLAS_SCALAR_##prec beta,    \
-                                                     void *c, int ldc);                                      \
-    void name(int layout, int transa, int transb, int m, int n, int k, TS_CBLAS_SCALAR_##prec alpha,          \
-              const void *a, int lda, const void *b, int ldb, TS_CBLAS_SCALAR_##prec beta, void *c, int ldc)  \
+/* The CBLAS signature: C's own ABI, so the fast path below is a tail call
+ * (same signature, arguments left where they are) in plain C. */
+#define TS_CBLAS_PARAMS(prec)                                                                           \
+    int layout, int transa, int transb, int m, int n, int k, TS_CBLAS_SCALAR_##prec alpha, const void *a, \
+        int lda, const void *b, int ldb, TS_CBLAS_SCALAR_##prec beta, void *c, int ldc
+#define TS_CBLAS_PASS layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc
+
+/* Every CBLAS call the gate does not pass, through the core: out of line,
+ * so that the check keeps no frame. */
+#define TS_CBLAS_FULL(name, prec)                                                                       \
+    __attribute__((noinline, used)) void name##_full(TS_CBLAS_PARAMS(prec));                            \
+    void name##_full(TS_CBLAS_PARAMS(prec))                                                             \
     {                                                                                                   \
         const ts_cblas_args args = { layout, transa, transb, m, n, k, TS_CBLAS_AT_##prec(alpha), a, lda, \
                                      b, ldb, TS_CBLAS_AT_##prec(beta), c, ldc };                        \
         ts_cblas_gemm(TS_R_##name, &args);                                                              \
     }
+
+#if defined(__x86_64__) && defined(__ELF__)
+/* The check written out by hand, as for the Fortran symbols: with six of
+ * the arguments on the stack, C cannot tail-call without copying them.  m,
+ * n and k arrive in ecx, r8d and r9d; a real alpha in xmm0, a complex
+ * one's address as the first stack argument (8(%rsp)). */
+#define TS_CBLAS_ALPHA_ZERO_TS_S "movd %xmm0, %r10d\n addl %r10d, %r10d\n jz 1f\n"
+#define TS_CBLAS_ALPHA_ZERO_TS_D "movq %xmm0, %r10\n addq %r10, %r10\n jz 1f\n"
+#define TS_CBLAS_ALPHA_ZERO_TS_C "movq 8(%rsp), %r10\n movq (%r10), %r10\n " TS_ALPHA_ZERO_C_BITS
+#define TS_CBLAS_ALPHA_ZERO_TS_Z                                                                         \
+    "movq 8(%rsp), %r10\n movq (%r10), %r11\n movq 8(%r10), %r10\n addq %r11, %r11\n addq %r10, %r10\n" \
+    " orq %r11, %r10\n jz 1f\n"
+#define TS_ALPHA_ZERO_C_BITS "movabsq $0x7fffffff7fffffff, %r11\n testq %r11, %r10\n jz 1f\n"
+
+#define TS_CBLAS_GEMM_SYMBOL(name, prec)                                                                \
+    TS_CBLAS_FULL(name, prec)                                                                           \
+    __asm__(".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"          \
+            " endbr64\n"                                                                                \
+            " movq ts_lane_" #name "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                          \
+            " movslq %ecx, %r10\n testq %r10, %r10\n jle 1f\n"                                          \
+            " movslq %r8d, %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"                       \
+            " movslq %r9d, %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"                \
+            " cmpq ts_lane_" #name "+8(%rip), %r10\n jge 1f\n " TS_CBLAS_ALPHA_ZERO_##prec              \
+            " movq ts_gate(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                                  \
+            " jmp *%rax\n"                                                                              \
+            "1: jmp " #name "_full\n"                                                                   \
+            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden ts_lane_" #name                  \
+            "\n .hidden " #name "_full\n");
+#else
+#define TS_CBLAS_GEMM_SYMBOL(name, prec)                                                                \
+    TS_CBLAS_FULL(name, prec)                                                                           \
+    __attribute__((visibility("default"))) void name(TS_CBLAS_PARAMS(prec));                            \
+    void name(TS_CBLAS_PARAMS(prec))                                                                    \
+    {                                                                                                   \
+        ts_gemm_fn cpu = ts_gate_lane_cpu(TS_R_##name, &m, &n, &k, TS_CBLAS_AT_##prec(alpha));          \
+        (cpu ? (TS_CBLAS_FN_##prec)(void (*)(void))cpu : name##_full)(TS_CBLAS_PASS);                    \
+    }
+#endif
 
 /* The adapter of each (arguments, abi) pair of the routine list. */
 #define TS_ENTRY_GEMM_F77(name, prec) TS_GEMM_SYMBOL(name, prec)

@@ -84,29 +84,21 @@ ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
     return fn;
 }
 
-/* The CBLAS GEMMs: real scalars by value, complex ones by pointer. */
-typedef void (*cblas_sgemm_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float,
-                               void *, int);
-typedef void (*cblas_dgemm_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double,
-                               void *, int);
-typedef void (*cblas_cgemm_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
-                               const void *, void *, int);
-
 void ts_forward_cblas(ts_routine r, const ts_cblas_args *a)
 {
     /* Back to the routine's own type, through the generic function type. */
     void (*fn)(void) = (void (*)(void))ts_cpu_gemm(r);
     switch (ts_routine_prec(r)) {
     case TS_S:
-        ((cblas_sgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
+        ((ts_cblas_sgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
                              a->lda, a->b, a->ldb, *(const float *)a->beta, a->c, a->ldc);
         break;
     case TS_D:
-        ((cblas_dgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const double *)a->alpha, a->a,
+        ((ts_cblas_dgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const double *)a->alpha, a->a,
                              a->lda, a->b, a->ldb, *(const double *)a->beta, a->c, a->ldc);
         break;
     default:
-        ((cblas_cgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, a->alpha, a->a, a->lda, a->b,
+        ((ts_cblas_cgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, a->alpha, a->a, a->lda, a->b,
                              a->ldb, a->beta, a->c, a->ldc);
     }
 }

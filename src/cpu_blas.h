@@ -12,6 +12,14 @@ typedef void (*ts_gemm_fn)(const char *, const char *, const int *, const int *,
                            const void *, const void *, const int *, const void *, const int *,
                            const void *, void *, const int *, size_t, size_t);
 
+/* The CBLAS GEMMs: real scalars by value, complex ones (C and Z) by pointer. */
+typedef void (*ts_cblas_sgemm_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float,
+                                  void *, int);
+typedef void (*ts_cblas_dgemm_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double,
+                                  void *, int);
+typedef void (*ts_cblas_cgemm_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
+                                  const void *, void *, int);
+
 /* Calls the CPU BLAS with the arguments exactly as received (the routine's
  * own interface: Fortran or CBLAS). */
 void ts_forward(const ts_call *c);
