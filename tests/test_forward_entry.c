@@ -1,5 +1,6 @@
 /* The exported entry points' forwarding check (shim/entry_points.c: hand
- * written on x86-64) against its C definition, ts_gate_lane_cpu, and
+ * written on x86-64, for the Fortran and the CBLAS symbols) against its C
+ * definition, ts_gate_lane_cpu, and
  * against the expected answer per case.  The test links the entry points
  * itself; the "CPU BLAS" is two recorders: the one in the open lane (the
  * entry's jump) and the resolved routine (what the full path forwards to),
@@ -42,6 +43,43 @@ static void resolved_cpu(ARGS)
     forwarded++;
 }
 
+/* The CBLAS entry points and their recorders (one per scalar kind). */
+void cblas_sgemm(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
+void cblas_dgemm(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
+void cblas_cgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                 void *, int);
+void cblas_zgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                 void *, int);
+
+static int seen_cblas_ldc;
+static const void *seen_cblas_c;
+static int *cblas_counter(int lane) { return lane ? &jumped : &forwarded; }
+#define CBLAS_RECORDER(name, scalar, lane)                                                                    \
+    static void name(int lo, int ta, int tb, int m, int n, int k, scalar al, const void *a, int lda, const void *b, \
+                     int ldb, scalar be, void *c, int ldc)                                                      \
+    {                                                                                                           \
+        (void)lo, (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)al, (void)a, (void)lda, (void)b;         \
+        (void)ldb, (void)be;                                                                                    \
+        ++*cblas_counter(lane);                                                                                 \
+        seen_cblas_c = c; /* the stack arguments arrive untouched */                                            \
+        seen_cblas_ldc = ldc;                                                                                   \
+    }
+CBLAS_RECORDER(lane_s, float, 1)
+CBLAS_RECORDER(lane_d, double, 1)
+CBLAS_RECORDER(lane_z, const void *, 1)
+CBLAS_RECORDER(resolved_s, float, 0)
+CBLAS_RECORDER(resolved_d, double, 0)
+CBLAS_RECORDER(resolved_z, const void *, 0)
+
+static ts_gemm_fn as_gemm_fn(void (*fn)(void)) { return (ts_gemm_fn)fn; }
+static ts_gemm_fn cblas_lane(ts_prec p)
+{
+    return as_gemm_fn(p == TS_S ? (void (*)(void))lane_s : p == TS_D ? (void (*)(void))lane_d : (void (*)(void))lane_z);
+}
+
+static const ts_routine cblas_routine[TS_NPREC] = { TS_R_cblas_sgemm, TS_R_cblas_dgemm, TS_R_cblas_cgemm,
+                                                    TS_R_cblas_zgemm };
+
 /* C of the full path's scaling cases (alpha = 0, k = 0): 8 x 8 at most. */
 static double cmat[2 * 64];
 
@@ -61,14 +99,40 @@ static int entry_jumps(ts_prec p, int m, int n, int k, const double *alpha, int 
     return jumped == 0 ? 0 : -1;
 }
 
+/* entry_jumps for the CBLAS symbol of precision p (column-major). */
+static int cblas_entry_jumps(ts_prec p, int m, int n, int k, const void *alpha, int ld)
+{
+    static const double beta[2] = { 0.0, 0.0 };
+    double a[2] = { 0 }, b[2] = { 0 };
+    jumped = forwarded = 0;
+    seen_cblas_ldc = -1;
+    seen_cblas_c = NULL;
+    atomic_store(&ts_lanes[cblas_routine[p]]->cpu, cblas_lane(p));
+    const int col = 102, no = 111;
+    switch (p) {
+    case TS_S: cblas_sgemm(col, no, no, m, n, k, *(const float *)alpha, a, ld, b, ld, 0.0f, cmat, ld); break;
+    case TS_D: cblas_dgemm(col, no, no, m, n, k, *(const double *)alpha, a, ld, b, ld, 0.0, cmat, ld); break;
+    case TS_C: cblas_cgemm(col, no, no, m, n, k, alpha, a, ld, b, ld, beta, cmat, ld); break;
+    default: cblas_zgemm(col, no, no, m, n, k, alpha, a, ld, b, ld, beta, cmat, ld); break;
+    }
+    if (jumped == 1 && forwarded == 0)
+        return seen_cblas_ldc == ld && seen_cblas_c == cmat ? 1 : -1;
+    return jumped == 0 ? 0 : -1;
+}
+
 int main(void)
 {
     if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
         tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
         return tap_done();
     }
-    for (int p = 0; p < TS_NPREC; p++)
+    for (int p = 0; p < TS_NPREC; p++) {
         atomic_store(&ts_cpu_resolved[p], resolved_cpu);
+        atomic_store(&ts_cpu_resolved[cblas_routine[p]],
+                     as_gemm_fn(p == TS_S   ? (void (*)(void))resolved_s
+                                : p == TS_D ? (void (*)(void))resolved_d
+                                            : (void (*)(void))resolved_z));
+    }
 
     /* The first forwarded call opens its lane, when the loader watch vouches. */
     const double one[2] = { 1.0, 0.0 };
@@ -110,7 +174,7 @@ int main(void)
         { TS_D, 4096, 4096, 4096, one, 0, 0 }, { TS_D, big, big, big, one, 0, 0 },
         { TS_D, max, max, max, one, 0, 0 },
     };
-    int ok = 1;
+    int ok = 1, cblas_ok = 1;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ts_prec p = cases[i].p;
         int m = cases[i].m, n = cases[i].n, k = cases[i].k;
@@ -121,8 +185,17 @@ int main(void)
             tap_diag("case %zu: entry %d, C check %d, expected %d", i, jumps, c_jumps, cases[i].jumps);
             ok = 0;
         }
+        /* A CBLAS call with an invalid lda (0) is forwarded too, but here
+         * only where the lane takes it: the full path would validate it. */
+        int cblas_jumps = cblas_entry_jumps(p, m, n, k, cases[i].alpha, cases[i].ld);
+        if (cblas_jumps != cases[i].jumps && !(cases[i].ld == 0 && cblas_jumps == 0)) {
+            tap_diag("case %zu: cblas entry %d, expected %d", i, cblas_jumps, cases[i].jumps);
+            cblas_ok = 0;
+        }
     }
     tap_ok(ok, "entry point and C check agree with the expected path on %zu cases", sizeof cases / sizeof cases[0]);
+    tap_ok(cblas_ok, "the CBLAS entry points take the same path on the same %zu cases",
+           sizeof cases / sizeof cases[0]);
 
     /* Where no flop bound applies (mode cpu), only an overflowing m n k
      * takes the full path: the check must not wrap. */
