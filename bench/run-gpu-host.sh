@@ -106,7 +106,7 @@ check)
   wait
   echo "tests: $(($(date +%s) - start)) s"
   for mode in auto gpu; do
-    TSSHIM_MODE=$mode TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout $(($(left 0) / 2)) \
+    TSDEMO_REPEATS=3 TSSHIM_MODE=$mode TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout $(($(left 0) / 2)) \
       sh "$work/src/examples/run-demo.sh" "$carry"/demo/subspace_s "$carry"/demo/subspace_d "$carry"/demo/subspace_z \
       >"$log/demo-$mode.txt" 2>&1
     echo "$?" >"$log/status-demo-$mode.txt"
