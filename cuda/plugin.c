@@ -1,6 +1,5 @@
-/* libtsshim-cuda.so: the CUDA backend the core loads, in the background,
- * once the cost model first prefers the GPU (or on the first call forced to
- * it).  Exports one symbol, the ops table. */
+/* libtsshim-cuda.so: the CUDA backend the core loads on the first call it
+ * sends to the GPU.  Exports one symbol, the ops table. */
 #include <stdio.h>
 
 #include <cuda_runtime_api.h>

@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,47 +70,11 @@ int ts_gpu_ready(void)
     return atomic_load_explicit(&ready, memory_order_acquire) || atomic_load_explicit(&forked, memory_order_relaxed);
 }
 
-/* The background start: one thread, joined at exit so that the process
- * never ends while it is inside the CUDA driver. */
-enum { START_IDLE, START_RUNNING, START_JOINED };
-static atomic_int start_state;
-static atomic_int cuda_before_start;
-static pthread_t starter;
-
-static void *start_thread(void *unused)
-{
-    (void)unused;
-    ts_gpu();
-    return NULL;
-}
-
-void ts_gpu_start_async(void)
-{
-    int idle = START_IDLE;
-    if (ts_gpu_ready() || !atomic_compare_exchange_strong(&start_state, &idle, START_RUNNING))
-        return;
-    atomic_store(&cuda_before_start, ts_gpu_cuda_loaded());
-    /* The thread takes no signal of the program's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int failed = pthread_create(&starter, NULL, start_thread, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (failed)
-        atomic_store(&start_state, START_IDLE); /* no thread: a later call tries again */
-}
-
-void ts_gpu_start_join(void)
-{
-    int running = START_RUNNING;
-    if (atomic_compare_exchange_strong(&start_state, &running, START_JOINED))
-        pthread_join(starter, NULL);
-}
-
 void ts_gpu_after_fork(void)
 {
     atomic_store(&forked, 1);
 }
+
 
 /* dl_iterate_phdr callback: stops at once, reporting the loader's count of
  * objects ever added, so an unchanged count means nothing new was loaded. */
@@ -212,10 +175,6 @@ void ts_gpu_residency(ts_call *c)
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
     if (!ts_gpu_cuda_loaded())
-        return;
-    /* While the background start runs, a program that had no CUDA before
-     * it can hold no device pointer: its calls need not wait for the start. */
-    if (!ts_gpu_ready() && !atomic_load(&cuda_before_start) && atomic_load(&start_state) == START_RUNNING)
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)

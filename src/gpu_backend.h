@@ -35,12 +35,7 @@ const ts_gpu_ops *ts_gpu(void);
  * usable, or this is a child after fork (no GPU). */
 int ts_gpu_ready(void);
 
-/* Starts the backend on a thread of its own (once; nothing when it is
- * ready or starting), so calls keep running on the CPU meanwhile. */
-void ts_gpu_start_async(void);
 
-/* At exit: waits for a background start still inside the CUDA driver. */
-void ts_gpu_start_join(void);
 
 /* Fills the residency of the operands; all host unless CUDA is loaded in
  * the process (no CUDA, no device pointers). */

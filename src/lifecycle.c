@@ -31,6 +31,5 @@ __attribute__((constructor)) static void ts_start(void)
 
 __attribute__((destructor)) static void ts_stop(void)
 {
-    ts_gpu_start_join();
     ts_stats_report();
 }

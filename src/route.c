@@ -72,7 +72,7 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
         return decide(c, TS_RUN_CPU, "cost model: cpu faster"), 0;
     }
     if (!gpu_ready)
-        return decide(c, TS_RUN_CPU, "cost model: gpu faster, gpu starting"), 1;
+        return decide(c, TS_RUN_CPU, "cost model: gpu faster, gpu start not repaid yet"), 1;
     if (ts_learned_samples(TS_SIDE_CPU, c) < EXPLORE_SAMPLES && c->predicted_cpu_s < EXPLORE_LOSS * c->predicted_gpu_s)
         return decide(c, TS_RUN_CPU, "cost model: exploring the cpu"), 0;
     decide(c, TS_RUN_GPU, "cost model: gpu faster");
@@ -80,8 +80,9 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
 }
 
 /* Predicted savings that calls forwent while the GPU was not started.  The
- * start begins once they reach its cost: a short program never starts a
- * GPU it cannot earn back, nor waits at exit for a start still running. */
+ * GPU starts once they reach its cost, on the call that earns it: a short
+ * program never pays for a start it cannot earn back (a rent-or-buy rule:
+ * at most about twice the better choice in hindsight). */
 static _Atomic double forgone;
 
 static int start_earned(const ts_call *c, const ts_profile *prof)
@@ -118,11 +119,13 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         c->reason = cpu;
     } else {
         ts_gpu_residency(c);
-        /* The start runs beside the program: this call and the next ones
-         * stay on the CPU until the GPU is ready, then pay nothing for it. */
+        /* Starting the GPU on a thread of its own raced with the program's
+         * exit (a library's initialiser still running in dlopen while exit
+         * handlers ran crashed in cublasLt): the call that earns the start
+         * makes it. */
         const ts_profile *prof = ts_profile_get();
         if (ts_route_decide(c, cfg, prof, ts_gpu_ready()) && start_earned(c, prof))
-            ts_gpu_start_async();
+            ts_route_decide(c, cfg, prof, 1);
     }
     if (c->decision == TS_RUN_GPU)
         return TS_ACTION_GPU;

@@ -20,8 +20,8 @@ typedef enum {
 ts_action ts_route(ts_call *c, const ts_config *cfg);
 
 /* The placement of a valid, classified call with residency.  Returns 1 when
- * the model prefers the GPU but it is not ready (`gpu_ready`): the call
- * stays on the CPU and the caller should start the GPU. */
+ * the model prefers the GPU but it is not started (`gpu_ready`): the call
+ * stays on the CPU, and the caller decides whether it starts the GPU. */
 int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready);
 
 /* The reason a valid call whose operands are all host memory stays on the

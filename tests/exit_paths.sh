@@ -3,8 +3,8 @@
 # from an atexit handler (exit_paths.c, libctor_client.c): every result
 # correct, nothing printed by the shim, exit status 0, in cpu and gpu modes,
 # and in auto mode with a profile that makes the CPU look slow, so that the
-# constructor's call asks for the background start and the program exits
-# while it may still run.
+# constructor's call starts the GPU (or finds none) and the program exits
+# with it started.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/exit_paths
@@ -18,7 +18,7 @@ done >"$slow_cpu"
 for mode in cpu gpu auto; do
   label="mode $mode"
   [ $mode != gpu ] || label=$gpu_label
-  [ $mode != auto ] || label="mode auto, background start"
+  [ $mode != auto ] || label="mode auto, GPU started by the model"
   LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=$mode TSSHIM_MIN_LONG=256 TSSHIM_MIN_FLOPS=0 TSSHIM_PROFILE="$slow_cpu" \
     "$prog" >"$tap_tmp/out" 2>"$tap_tmp/err"
   status=$?

@@ -1,5 +1,5 @@
 /* Routing decisions: modes, disabled routines, device operands, the cost
- * model, its corrections from measured calls, and the background start. */
+ * model, its corrections from measured calls, and the GPU's start. */
 #include <string.h>
 
 #include "classify.h"
@@ -250,21 +250,22 @@ int main(void)
                    "large calls take the full path");
 
     /* The GPU's start: a call the model sends to the GPU while it is not
-     * ready stays on the CPU and asks for the start; once it is ready the
+     * started stays on the CPU and says so to the caller (which starts it
+     * once the forgone savings pay for it); once it is started the
      * same call goes to the GPU.  Calls the model keeps on the CPU ask for
      * nothing, and in gpu mode nothing waits for readiness here. */
     ts_config start_cfg = cfg;
     start_cfg.mode = TS_MODE_AUTO;
     ts_call av = call(TS_S, 6000, 16, 6000, onef, zerof), av_ready = av;
     int asks = ts_route_decide(&av, &start_cfg, prof, 0);
-    int start_ok = asks == 1 && av.decision == TS_RUN_CPU && !strcmp(av.reason, "cost model: gpu faster, gpu starting");
+    int start_ok = asks == 1 && av.decision == TS_RUN_CPU && !strcmp(av.reason, "cost model: gpu faster, gpu start not repaid yet");
     start_ok &= ts_route_decide(&av_ready, &start_cfg, prof, 1) == 0 && av_ready.decision == TS_RUN_GPU;
     ts_call small_gram = call(TS_D, 64, 64, 512, one, zero), forced = call(TS_S, 6000, 16, 6000, onef, zerof);
     start_ok &= ts_route_decide(&small_gram, &start_cfg, prof, 0) == 0 && small_gram.decision == TS_RUN_CPU;
     ts_config gpu_cfg = cfg;
     gpu_cfg.mode = TS_MODE_GPU;
     start_ok &= ts_route_decide(&forced, &gpu_cfg, prof, 0) == 0 && forced.decision == TS_RUN_GPU;
-    tap_ok(start_ok, "auto: a call the model sends to the GPU asks for the start while it is not ready, and runs there once it is");
+    tap_ok(start_ok, "auto: a call the model sends to the GPU stays on the CPU while it is not started, and runs there once it is");
 
     check_learning(&start_cfg, prof);
 
