@@ -16,5 +16,6 @@ src_libtscore_la_SOURCES = \
 	src/gemm_entry.c src/gemm_entry.h \
 	src/launcher.c src/launcher.h \
 	src/learned_rates.c src/learned_rates.h \
+	src/write_tracker.c src/write_tracker.h \
 	src/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

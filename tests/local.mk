@@ -27,3 +27,4 @@ include $(srcdir)/tests/differential.mk
 include $(srcdir)/tests/robustness.mk
 include $(srcdir)/tests/datapath.mk
 include $(srcdir)/tests/tuning.mk
+include $(srcdir)/tests/tracking.mk
