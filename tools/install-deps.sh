@@ -3,7 +3,7 @@
 # missing.  The CUDA toolkit is optional (without it every call is forwarded)
 # and is not installed here.
 set -e
-packages="build-essential autoconf automake libtool pkg-config gfortran libopenblas-dev dpkg-dev binutils liblapack-test python3"
+packages="build-essential autoconf automake libtool pkg-config gfortran libopenblas-dev dpkg-dev binutils liblapack-test python3 scalapack-mpi-test openmpi-bin"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
