@@ -329,33 +329,7 @@ ranks() {
             status=1
         fi
     done
-    cat "$base/$1"/*/shim/*.log 2>/dev/null | awk -v mode="$1" '
-        $1 == "tsshim:" && $3 ~ /^calls=/ {
-            r = $2
-            if (!(r in calls))
-                names[++n] = r
-            for (i = 3; i <= 5; i++) {
-                split($i, kv, "=")
-                v[r, kv[1]] += kv[2]
-            }
-            calls[r] = 1
-            next
-        }
-        $1 == "tsshim:" { other++ }
-        END {
-            for (i = 1; i <= n; i++) {
-                r = names[i]
-                printf "# shim: %s calls=%d offloaded=%d fallbacks=%d\n", r,
-                    v[r, "calls"], v[r, "offloaded"], v[r, "fallbacks"]
-                off += v[r, "offloaded"]
-            }
-            if (other)
-                printf "# shim: %d other log lines (warnings)\n", other
-            if (mode == "gpu" && off == 0) {
-                print "# no call ran on the GPU in gpu mode"
-                exit 1
-            }
-        }' || status=1
+    cat "$base/$1"/*/shim/*.log 2>/dev/null | awk -v mode="$1" -f "$abs_top_srcdir/tests/shim-report.awk" || status=1
     return $status
 }
 
