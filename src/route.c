@@ -119,10 +119,10 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         c->reason = cpu;
     } else {
         ts_gpu_residency(c);
-        /* Starting the GPU on a thread of its own raced with the program's
-         * exit (a library's initialiser still running in dlopen while exit
-         * handlers ran crashed in cublasLt): the call that earns the start
-         * makes it. */
+        /* Starting the GPU on a thread of its own raced with a program that
+         * ended meanwhile (a library's initialiser still running in dlopen
+         * while the exit handlers ran crashed in cublasLt): the call that
+         * earns the start makes it. */
         const ts_profile *prof = ts_profile_get();
         if (ts_route_decide(c, cfg, prof, ts_gpu_ready()) && start_earned(c, prof))
             ts_route_decide(c, cfg, prof, 1);
