@@ -125,7 +125,7 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
          * earns the start makes it. */
         const ts_profile *prof = ts_profile_get();
         if (ts_route_decide(c, cfg, prof, ts_gpu_ready()) && start_earned(c, prof))
-            ts_route_decide(c, cfg, prof, 1);
+            decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
     }
     if (c->decision == TS_RUN_GPU)
         return TS_ACTION_GPU;

@@ -5,7 +5,7 @@ check_PROGRAMS += tests/has_gpu
 tests_has_gpu_SOURCES = tests/has_gpu.c tests/gpu_present.c tests/gpu_present.h
 tests_has_gpu_LDADD = -ldl
 
-tests_gemm_differential_SOURCES = tests/gemm_differential.c \
+tests_gemm_differential_SOURCES = tests/gemm_differential.c tests/cblas_gemm.h \
 	tests/gemm_cases.c tests/gemm_cases.h tests/ref_blas.c tests/ref_blas.h \
 	tests/tap.h
 # Linked with the BLAS like a legacy program: the scripts preload the shim.

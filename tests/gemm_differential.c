@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cblas_gemm.h"
 #include "gemm_cases.h"
 #include "ref_blas.h"
 #include "tap.h"
@@ -20,17 +21,10 @@ extern gemm_f77 sgemm_, dgemm_, cgemm_, zgemm_;
 
 static gemm_f77 *const fortran[TS_NPREC] = { sgemm_, dgemm_, cgemm_, zgemm_ };
 
-/* The CBLAS GEMMs under test, called as a C program calls them. */
-void cblas_sgemm(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
-void cblas_dgemm(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
-void cblas_cgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
-                 void *, int);
-void cblas_zgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
-                 void *, int);
-
-enum { ROW_MAJOR = 101, COL_MAJOR = 102 };
-
-static int cblas_trans(const char *t) { return *t == 'N' ? 111 : *t == 'T' ? 112 : 113; }
+static int cblas_trans(const char *t)
+{
+    return *t == 'N' ? CBLAS_NO_TRANS : *t == 'T' ? CBLAS_TRANS : CBLAS_CONJ_TRANS;
+}
 
 /* A case's column-major C = op(A) op(B) through CBLAS: as itself, or as the
  * row-major C^T = op(B)^T op(A)^T on the same memory. */
@@ -40,24 +34,24 @@ static int cblas_trans(const char *t) { return *t == 'N' ? 111 : *t == 'T' ? 112
                      const int *ldc, size_t la, size_t lb)                                                      \
     {                                                                                                           \
         (void)la, (void)lb;                                                                                     \
-        if (layout == COL_MAJOR)                                                                                \
-            call(COL_MAJOR, cblas_trans(ta), cblas_trans(tb), *m, *n, *k, scalar(alpha), a, *lda, b, *ldb,      \
+        if (layout == CBLAS_COL)                                                                                \
+            call(CBLAS_COL, cblas_trans(ta), cblas_trans(tb), *m, *n, *k, scalar(alpha), a, *lda, b, *ldb,      \
                  scalar(beta), c, *ldc);                                                                        \
         else                                                                                                    \
-            call(ROW_MAJOR, cblas_trans(tb), cblas_trans(ta), *n, *m, *k, scalar(alpha), b, *ldb, a, *lda,      \
+            call(CBLAS_ROW, cblas_trans(tb), cblas_trans(ta), *n, *m, *k, scalar(alpha), b, *ldb, a, *lda,      \
                  scalar(beta), c, *ldc);                                                                        \
     }
 #define AS_FLOAT(x) (*(const float *)(x))
 #define AS_DOUBLE(x) (*(const double *)(x))
 #define AS_POINTER(x) (x)
-CBLAS_ADAPTER(cblas_col_s, COL_MAJOR, cblas_sgemm, AS_FLOAT)
-CBLAS_ADAPTER(cblas_col_d, COL_MAJOR, cblas_dgemm, AS_DOUBLE)
-CBLAS_ADAPTER(cblas_col_c, COL_MAJOR, cblas_cgemm, AS_POINTER)
-CBLAS_ADAPTER(cblas_col_z, COL_MAJOR, cblas_zgemm, AS_POINTER)
-CBLAS_ADAPTER(cblas_row_s, ROW_MAJOR, cblas_sgemm, AS_FLOAT)
-CBLAS_ADAPTER(cblas_row_d, ROW_MAJOR, cblas_dgemm, AS_DOUBLE)
-CBLAS_ADAPTER(cblas_row_c, ROW_MAJOR, cblas_cgemm, AS_POINTER)
-CBLAS_ADAPTER(cblas_row_z, ROW_MAJOR, cblas_zgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_col_s, CBLAS_COL, cblas_sgemm, AS_FLOAT)
+CBLAS_ADAPTER(cblas_col_d, CBLAS_COL, cblas_dgemm, AS_DOUBLE)
+CBLAS_ADAPTER(cblas_col_c, CBLAS_COL, cblas_cgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_col_z, CBLAS_COL, cblas_zgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_row_s, CBLAS_ROW, cblas_sgemm, AS_FLOAT)
+CBLAS_ADAPTER(cblas_row_d, CBLAS_ROW, cblas_dgemm, AS_DOUBLE)
+CBLAS_ADAPTER(cblas_row_c, CBLAS_ROW, cblas_cgemm, AS_POINTER)
+CBLAS_ADAPTER(cblas_row_z, CBLAS_ROW, cblas_zgemm, AS_POINTER)
 
 static gemm_f77 *const cblas_col[TS_NPREC] = { cblas_col_s, cblas_col_d, cblas_col_c, cblas_col_z };
 static gemm_f77 *const cblas_row[TS_NPREC] = { cblas_row_s, cblas_row_d, cblas_row_c, cblas_row_z };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "configuration.h"
+#include "cblas_gemm.h"
 #include "cpu_blas.h"
 #include "gemm_entry.h"
 #include "tap.h"
@@ -43,13 +44,7 @@ static void resolved_cpu(ARGS)
     forwarded++;
 }
 
-/* The CBLAS entry points and their recorders (one per scalar kind). */
-void cblas_sgemm(int, int, int, int, int, int, float, const void *, int, const void *, int, float, void *, int);
-void cblas_dgemm(int, int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
-void cblas_cgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
-                 void *, int);
-void cblas_zgemm(int, int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
-                 void *, int);
+/* Recorders of the CBLAS entry points (one per scalar kind). */
 
 static int seen_cblas_ldc;
 static const void *seen_cblas_c;
@@ -108,7 +103,7 @@ static int cblas_entry_jumps(ts_prec p, int m, int n, int k, const void *alpha, 
     seen_cblas_ldc = -1;
     seen_cblas_c = NULL;
     atomic_store(&ts_lanes[cblas_routine[p]]->cpu, cblas_lane(p));
-    const int col = 102, no = 111;
+    const int col = CBLAS_COL, no = CBLAS_NO_TRANS;
     switch (p) {
     case TS_S: cblas_sgemm(col, no, no, m, n, k, *(const float *)alpha, a, ld, b, ld, 0.0f, cmat, ld); break;
     case TS_D: cblas_dgemm(col, no, no, m, n, k, *(const double *)alpha, a, ld, b, ld, 0.0, cmat, ld); break;

@@ -145,12 +145,9 @@ esac
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OPENBLAS_NUM_THREADS
 
+. "$abs_top_srcdir/tests/tap-programs.sh" # have_gpu
 gpu_skip=
-if [ ! -x "$top/tests/has_gpu" ]; then
-    gpu_skip="$top/tests/has_gpu is not built"
-elif ! "$top/tests/has_gpu"; then
-    gpu_skip="no usable CUDA device (tests/has_gpu)"
-fi
+have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
 
 rm -rf "$base"
 mkdir -p "$base" || bail "cannot create $base"

@@ -133,12 +133,9 @@ if command -v timeout >/dev/null 2>&1; then
     timeout_cmd="timeout -k 10 $limit"
 fi
 
+. "$abs_top_srcdir/tests/tap-programs.sh" # have_gpu
 gpu_skip=
-if [ ! -x "$top/tests/has_gpu" ]; then
-    gpu_skip="$top/tests/has_gpu is not built"
-elif ! "$top/tests/has_gpu"; then
-    gpu_skip="no usable CUDA device (tests/has_gpu)"
-fi
+have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
 
 rm -rf "$base"
 mkdir -p "$base" || bail "cannot create $base"
