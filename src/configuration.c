@@ -29,6 +29,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),
     KEY_STR("TSSHIM_LOG", "", log_path),
     KEY_STR("TSSHIM_PROFILE", "", profile_path),
+    KEY_NUM("TSSHIM_LEARN_SAVE", "0", TS_KEY_INT, learn_save, 0, 1),
     KEY_STR("TSSHIM_FAULT", "", fault),
 };
 const size_t ts_config_nkeys = sizeof ts_config_keys / sizeof ts_config_keys[0];

@@ -22,6 +22,7 @@ typedef struct {
     int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
     char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */
     char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
+    int64_t learn_save;         /* TSSHIM_LEARN_SAVE: learned rates read from and merged into the profile */
     char fault[64];             /* TSSHIM_FAULT (fault-injection builds only) */
 } ts_config;
 

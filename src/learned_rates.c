@@ -5,12 +5,12 @@
 
 #include "cost_model.h"
 
-/* Size buckets of a factor of 4 in bytes moved, from 4 KB up. */
-enum { NBUCKET = 16, MAX_SAMPLES = 1 << 20 };
+enum { NBUCKET = TS_LEARNED_BUCKETS, MAX_SAMPLES = 1 << 20 };
 
 typedef struct {
     _Atomic double log_factor; /* mean log(measured / predicted) */
     atomic_int samples;
+    atomic_int measured;       /* samples taken by this process */
 } cell;
 
 static cell cells[TS_NSIDE][TS_NCLASS][TS_NPREC][NBUCKET];
@@ -48,6 +48,24 @@ void ts_learned_record(ts_side s, const ts_call *c, double predicted, double mea
     atomic_store_explicit(&e->log_factor, old + w * (x - old), memory_order_relaxed);
     if (n < MAX_SAMPLES)
         atomic_store_explicit(&e->samples, n + 1, memory_order_relaxed);
+    int here = atomic_load_explicit(&e->measured, memory_order_relaxed);
+    if (here < MAX_SAMPLES)
+        atomic_store_explicit(&e->measured, here + 1, memory_order_relaxed);
+}
+
+void ts_learned_cell(ts_side s, ts_class cls, ts_prec p, int bucket, double *factor, int *samples, int *measured)
+{
+    const cell *e = &cells[s][cls][p][bucket];
+    *factor = exp(atomic_load_explicit(&e->log_factor, memory_order_relaxed));
+    *samples = atomic_load_explicit(&e->samples, memory_order_relaxed);
+    *measured = atomic_load_explicit(&e->measured, memory_order_relaxed);
+}
+
+void ts_learned_set(ts_side s, ts_class cls, ts_prec p, int bucket, double factor, int samples)
+{
+    cell *e = &cells[s][cls][p][bucket];
+    atomic_store_explicit(&e->log_factor, log(factor), memory_order_relaxed);
+    atomic_store_explicit(&e->samples, samples < MAX_SAMPLES ? samples : MAX_SAMPLES, memory_order_relaxed);
 }
 
 void ts_learned_reset(void)
@@ -58,5 +76,6 @@ void ts_learned_reset(void)
                 for (int b = 0; b < NBUCKET; b++) {
                     atomic_store(&cells[s][k][p][b].log_factor, 0.0);
                     atomic_store(&cells[s][k][p][b].samples, 0);
+                    atomic_store(&cells[s][k][p][b].measured, 0);
                 }
 }

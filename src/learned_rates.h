@@ -21,6 +21,17 @@ int ts_learned_samples(ts_side s, const ts_call *c);
  * predicted `predicted`. */
 void ts_learned_record(ts_side s, const ts_call *c, double predicted, double measured);
 
+/* The cells one by one, for the profile file (learned_store.c): sizes in
+ * TS_LEARNED_BUCKETS buckets of a factor of 4 in bytes moved, from 4 KB. */
+enum { TS_LEARNED_BUCKETS = 16 };
+
+/* A cell's factor and samples, and how many of those this process
+ * measured (0: all came from the profile file, or none). */
+void ts_learned_cell(ts_side s, ts_class cls, ts_prec p, int bucket, double *factor, int *samples, int *measured);
+
+/* Sets a cell as an earlier run left it (not counted as measured here). */
+void ts_learned_set(ts_side s, ts_class cls, ts_prec p, int bucket, double factor, int samples);
+
 /* Forgets everything (tests). */
 void ts_learned_reset(void);
 

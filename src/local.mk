@@ -16,6 +16,7 @@ src_libtscore_la_SOURCES = \
 	src/gemm_entry.c src/gemm_entry.h \
 	src/launcher.c src/launcher.h \
 	src/learned_rates.c src/learned_rates.h \
+	src/learned_store.c src/learned_store.h \
 	src/write_tracker.c src/write_tracker.h \
 	src/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

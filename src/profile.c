@@ -1,13 +1,19 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "configuration.h"
+#include "learned_store.h"
 #include "log.h"
 
 typedef struct {
@@ -110,19 +116,73 @@ static int make_parents(const char *path)
     return 0;
 }
 
-int ts_profile_write(const char *path, const ts_profile *p)
+/* The lock of ts_profile_replace, a file of its own: the profile itself
+ * is a new file after each replacement. */
+static int lock_profile(const char *path)
 {
-    if (make_parents(path))
+    char name[PATH_MAX + 8];
+    if (snprintf(name, sizeof name, "%s.lock", path) >= (int)sizeof name)
         return -1;
-    FILE *f = fopen(path, "w");
-    if (!f)
+    int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
         return -1;
+    /* Bounded: a writer that hangs (a stopped process) must not keep a
+     * program from exiting. */
+    for (int tries = 0; tries < 200; tries++) {
+        if (!flock(fd, LOCK_EX | LOCK_NB))
+            return fd;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            break;
+        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    }
+    close(fd);
+    return -1;
+}
+
+int ts_profile_replace(const char *name, int (*write)(FILE *out, FILE *old, void *arg), void *arg)
+{
+    /* A link is followed, not replaced; anything but a regular file (say
+     * /dev/stdout) is refused rather than renamed over. */
+    char real[PATH_MAX], tmp[PATH_MAX + 8];
+    const char *path = realpath(name, real) ? real : name;
+    struct stat st;
+    if ((!stat(path, &st) && !S_ISREG(st.st_mode)) || make_parents(path) ||
+        snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
+        return -1;
+    int lock = lock_profile(path);
+    if (lock < 0)
+        return -1;
+    int rc = -1, fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd >= 0) {
+        FILE *old = fopen(path, "re"), *out = fdopen(fd, "w");
+        mode_t mode = old && !fstat(fileno(old), &st) ? st.st_mode & 0777 : 0644;
+        if (out && !write(out, old, arg) && !fflush(out) && !fchmod(fd, mode) && !fsync(fd))
+            rc = 0;
+        if (old)
+            fclose(old);
+        if (out ? fclose(out) : close(fd))
+            rc = -1;
+        if (!rc && rename(tmp, path))
+            rc = -1;
+        if (rc)
+            unlink(tmp);
+    }
+    close(lock);
+    return rc;
+}
+
+static int write_keys(FILE *f, FILE *old, void *arg)
+{
+    (void)old;
+    const ts_profile *p = arg;
     fprintf(f, "# tsshim machine profile (tsshim-calibrate); rates in 1e9/s, times in s\n");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (keys[i].count == 1)
             fprintf(f, "%s %.17g\n", keys[i].name, *(const double *)((const char *)p + keys[i].offset));
-    return fclose(f) ? -1 : 0;
+    return ferror(f) ? -1 : 0;
 }
+
+int ts_profile_write(const char *path, const ts_profile *p) { return ts_profile_replace(path, write_keys, (void *)p); }
 
 static ts_profile loaded;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -137,6 +197,8 @@ static void load(void)
     /* Only a file the user named is worth a warning: the cache one is optional. */
     if (ts_profile_read(path, &loaded) < 0 && cfg->profile_path[0])
         ts_log(1, "cannot read TSSHIM_PROFILE=%s (%s); built-in figures apply", path, strerror(errno));
+    if (cfg->learn_save)
+        ts_learned_store_start(path);
 }
 
 const ts_profile *ts_profile_get(void)

@@ -7,6 +7,7 @@
 #define TS_PROFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "cost_model.h"
 
 /* The profile file's path: `configured` when not empty, else the cache
@@ -18,7 +19,19 @@ int ts_profile_path(const char *configured, char *out, size_t size);
  * a positive number are skipped. */
 int ts_profile_read(const char *path, ts_profile *p);
 
-/* Writes every key; creates the file's directory if needed.  0 or -1. */
+/* Writes every key, replacing the file (ts_profile_replace): a new
+ * calibration drops what the old file held, learned corrections
+ * included.  0 or -1. */
 int ts_profile_write(const char *path, const ts_profile *p);
+
+/* Replaces the file with what write(out, old, arg) writes (old: the
+ * current file, NULL when there is none; write returns 0 or -1): under an
+ * exclusive lock on PATH.lock, so that writers at once (the ranks of a
+ * job) follow one another; into a temporary file of the same directory,
+ * synced, then renamed over the file, so a reader sees the old file or
+ * the new one, never a part.  A link is followed; a name that is not a
+ * regular file (a device) is refused.  Creates the directory if needed.  Waits
+ * about 2 s at most for the lock.  0, or -1 with the file untouched. */
+int ts_profile_replace(const char *name, int (*write)(FILE *out, FILE *old, void *arg), void *arg);
 
 #endif

@@ -1,12 +1,14 @@
 # The residency-aware data path: slicing and profile unit tests
 # everywhere; with CUDA, operands in every kind of memory through the shim
 # (skipped without a device).
-check_PROGRAMS += tests/test_slicing tests/test_profile
+check_PROGRAMS += tests/test_slicing tests/test_profile tests/test_learned_store
 tests_test_slicing_SOURCES = tests/test_slicing.c tests/tap.h
 tests_test_slicing_LDADD = src/libtscore.la
 tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h
 tests_test_profile_LDADD = src/libtscore.la -lm
-TESTS += tests/test_slicing tests/test_profile
+tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h
+tests_test_learned_store_LDADD = src/libtscore.la -lm
+TESTS += tests/test_slicing tests/test_profile tests/test_learned_store
 EXTRA_DIST += tests/residency_gpu.sh
 
 if HAVE_CUDA
