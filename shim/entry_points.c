@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "gemm_entry.h"
+#include "level3_adapters.h"
 
 #define TS_GEMM_ARGS                                                                                    \
     const char *transa, const char *transb, const int *m, const int *n, const int *k, const void *alpha, \

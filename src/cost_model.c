@@ -28,7 +28,7 @@ const ts_profile ts_profile_defaults = {
     .gpu_start_s = 0.41, /* the lower of two calibration runs (docs/performance.md) */
 };
 
-double ts_call_flops(const ts_call *c) { return ts_gemm_flops(c->prec, c->m, c->n, c->k); }
+double ts_call_flops(const ts_call *c) { return ts_routine_flops(c->routine, c->m, c->n, c->k); }
 
 static double size_a(const ts_call *c) { return (double)c->m * (double)c->k * (double)ts_elem_size(c->prec); }
 static double size_b(const ts_call *c) { return (double)c->k * (double)c->n * (double)ts_elem_size(c->prec); }

@@ -36,6 +36,13 @@ static inline double ts_gemm_flops(ts_prec p, int64_t m, int64_t n, int64_t k)
     double f = 2.0 * (double)m * (double)n * (double)k;
     return ts_prec_is_complex(p) ? 4.0 * f : f;
 }
+/* The same for routine r's descriptor (src/level3_entry.h): SYRK and HERK
+ * compute one triangle of their Gram GEMM, TRSM m n k multiply-adds. */
+static inline double ts_routine_flops(ts_routine r, int64_t m, int64_t n, int64_t k)
+{
+    double f = ts_gemm_flops(ts_routine_prec(r), m, n, k);
+    return ts_routine_args(r) == TS_ARGS_GEMM ? f : f / 2;
+}
 double ts_call_flops(const ts_call *c);
 
 /* Bytes of op(A), op(B) and C (C counted twice when beta != 0). */

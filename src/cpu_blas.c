@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "configuration.h"
+#include "level3_entry.h"
 #include "log.h"
 
 _Atomic(ts_gemm_fn) ts_cpu_resolved[TS_NROUTINE];
@@ -105,6 +106,10 @@ void ts_forward_cblas(ts_routine r, const ts_cblas_args *a)
 
 void ts_forward(const ts_call *c)
 {
+    if (ts_routine_args(c->routine) != TS_ARGS_GEMM) {
+        ts_forward_level3(c);
+        return;
+    }
     if (ts_routine_abi(c->routine) == TS_ABI_CBLAS) {
         ts_forward_cblas(c->routine, c->cb);
         return;

@@ -40,6 +40,8 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
     c->c = cmat;
     c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
     c->cb = NULL;
+    c->uplo = c->side = c->diag = 0;
+    c->received = NULL;
     /* What the stages add, field by field: compilers clear a whole
      * descriptor with rep stos, which cost more than the rest of a forwarded
      * call. */
@@ -119,10 +121,10 @@ ts_forward_lane *const ts_lanes[TS_NROUTINE] = {
 static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
 
 /* The policy's flop threshold as a bound on m n k: mnk f < below exactly
- * when mnk < ceil(below / f), f (2 or 8) a power of two. */
+ * when mnk < ceil(below / f), f (1, 2, 4 or 8) a power of two. */
 static int64_t mnk_below(double below, ts_routine r)
 {
-    double q = below / ts_gemm_flops(ts_routine_prec(r), 1, 1, 1);
+    double q = below / ts_routine_flops(r, 1, 1, 1);
     if (!(q < 0x1p62))
         return INT64_MAX;
     int64_t bound = (int64_t)q;

@@ -68,7 +68,7 @@ static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const
     int64_t mn, mnk;
     return *m > 0 && *n > 0 && *k > 0 && !__builtin_mul_overflow((int64_t)*m, (int64_t)*n, &mn) &&
            !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_lanes[r]->mnk_below &&
-           !ts_scalar_is(ts_routine_prec(r), alpha, 0.0);
+           !ts_scalar_is(ts_routine_scalar_prec(r), alpha, 0.0);
 }
 
 /* Whether a call goes straight to the CPU BLAS, decided from the raw

@@ -6,7 +6,9 @@
  *   precision  TS_S, TS_D, TS_C or TS_Z
  *   arguments  the argument kinds, which name the entry point's adapter in
  *              shim/ (GEMM: transa, transb, m, n, k, alpha, A, lda, B, ldb,
- *              beta, C, ldc)
+ *              beta, C, ldc; SYRK and HERK: uplo, trans, n, k, alpha, A,
+ *              lda, beta, C, ldc, HERK's alpha and beta real; TRSM: side,
+ *              uplo, transa, diag, m, n, alpha, A, lda, B, ldb)
  *   abi        how they are passed (F77: by reference, 32-bit integers, the
  *              gfortran hidden lengths of character arguments last; CBLAS:
  *              the C interface, by value, with a layout argument first and
@@ -27,11 +29,34 @@
     X(cblas_sgemm, TS_S, GEMM, CBLAS) \
     X(cblas_dgemm, TS_D, GEMM, CBLAS) \
     X(cblas_cgemm, TS_C, GEMM, CBLAS) \
-    X(cblas_zgemm, TS_Z, GEMM, CBLAS)
+    X(cblas_zgemm, TS_Z, GEMM, CBLAS) \
+    X(ssyrk_, TS_S, SYRK, F77)  \
+    X(dsyrk_, TS_D, SYRK, F77)  \
+    X(csyrk_, TS_C, SYRK, F77)  \
+    X(zsyrk_, TS_Z, SYRK, F77)  \
+    X(cherk_, TS_C, HERK, F77)  \
+    X(zherk_, TS_Z, HERK, F77)  \
+    X(strsm_, TS_S, TRSM, F77)  \
+    X(dtrsm_, TS_D, TRSM, F77)  \
+    X(ctrsm_, TS_C, TRSM, F77)  \
+    X(ztrsm_, TS_Z, TRSM, F77)  \
+    X(cblas_ssyrk, TS_S, SYRK, CBLAS) \
+    X(cblas_dsyrk, TS_D, SYRK, CBLAS) \
+    X(cblas_csyrk, TS_C, SYRK, CBLAS) \
+    X(cblas_zsyrk, TS_Z, SYRK, CBLAS) \
+    X(cblas_cherk, TS_C, HERK, CBLAS) \
+    X(cblas_zherk, TS_Z, HERK, CBLAS) \
+    X(cblas_strsm, TS_S, TRSM, CBLAS) \
+    X(cblas_dtrsm, TS_D, TRSM, CBLAS) \
+    X(cblas_ctrsm, TS_C, TRSM, CBLAS) \
+    X(cblas_ztrsm, TS_Z, TRSM, CBLAS)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
 
 typedef enum { TS_ABI_F77, TS_ABI_CBLAS } ts_abi;
+
+/* The arguments column: which BLAS operation a routine is. */
+typedef enum { TS_ARGS_GEMM, TS_ARGS_SYRK, TS_ARGS_HERK, TS_ARGS_TRSM } ts_args;
 
 typedef enum {
 #define TS_ROUTINE_ENUM(symbol, prec, args, abi) TS_R_##symbol,
@@ -69,6 +94,24 @@ static inline ts_abi ts_routine_abi(ts_routine r)
 #undef TS_ROUTINE_ABI
     };
     return abis[r];
+}
+
+static inline ts_args ts_routine_args(ts_routine r)
+{
+    static const ts_args args[TS_NROUTINE] = {
+#define TS_ROUTINE_ARGS(symbol, prec, args, abi) TS_ARGS_##args,
+        TS_ROUTINE_LIST(TS_ROUTINE_ARGS)
+#undef TS_ROUTINE_ARGS
+    };
+    return args[r];
+}
+
+/* The precision of a routine's scalars as the program passes them: HERK's
+ * alpha and beta are real. */
+static inline ts_prec ts_routine_scalar_prec(ts_routine r)
+{
+    ts_prec p = ts_routine_prec(r);
+    return ts_routine_args(r) != TS_ARGS_HERK ? p : p == TS_C ? TS_S : TS_D;
 }
 
 /* The GEMM of each precision comes first, in ts_prec's order, so a GEMM's

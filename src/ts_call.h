@@ -69,6 +69,7 @@ typedef struct ts_call {
     ts_routine routine;
     ts_prec prec;
     char transa, transb;        /* upper case: 'N', 'T' or 'C' once valid */
+    char uplo, side, diag;      /* SYRK, HERK, TRSM (upper case once valid); 0 for GEMM */
     int64_t m, n, k;
     int64_t lda, ldb, ldc;
     const void *alpha, *beta;   /* scalars of the call's precision */
@@ -76,6 +77,8 @@ typedef struct ts_call {
     void *c;
     ts_fortran_args f;          /* F77 routines */
     const ts_cblas_args *cb;    /* CBLAS routines: the arguments as received */
+    const void *received;       /* SYRK, HERK, TRSM: the arguments as received (src/level3_entry.h) */
+    union { float c[2]; double z[2]; } herk_scalars[2]; /* HERK: its real alpha and beta as complex values */
 
     /* Added by classify.  ts_call_from_fortran initialises each field
      * from here on by name: a new one must be added there. */

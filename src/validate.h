@@ -1,4 +1,5 @@
-/* Argument checks of the reference BLAS xGEMM, in its order. */
+/* Argument checks of the reference BLAS xGEMM, xSYRK, xHERK and xTRSM, in
+ * their order. */
 #ifndef TS_VALIDATE_H
 #define TS_VALIDATE_H
 
@@ -6,7 +7,7 @@
 
 /* Returns 0 when the arguments are valid, else the position of the first bad
  * argument as the reference BLAS passes it to xerbla.  Upper-cases the
- * transposes of a valid call. */
+ * letters of a valid call; a SYRK or HERK gets its Gram GEMM's transposes. */
 int ts_validate(ts_call *c);
 
 /* True when BLAS returns without touching C (m or n zero, or nothing to add

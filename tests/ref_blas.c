@@ -53,6 +53,18 @@ static int inside_object(void *handle, void *fn, const char *sym, char *err,
     return 1;
 }
 
+static void *opened;
+
+void *ref_blas_symbol(const char *name, char *err, size_t errlen)
+{
+    void *fn = opened ? dlsym(opened, name) : NULL;
+    if (fn == NULL) {
+        snprintf(err, errlen, "%s not found in %s", name, opened_path ? opened_path : "(nothing opened)");
+        return NULL;
+    }
+    return inside_object(opened, fn, name, err, errlen) ? fn : NULL;
+}
+
 int ref_blas_open(char *err, size_t errlen)
 {
     const char *path = getenv("OPENBLAS_LIB");
@@ -77,5 +89,6 @@ int ref_blas_open(char *err, size_t errlen)
         table[p] = (gemm_f77 *)fn;
     }
     opened_path = path;
+    opened = handle;
     return 0;
 }

@@ -30,4 +30,8 @@ const char *ref_blas_path(void);
 /* The reference GEMM of precision p (NULL before ref_blas_open). */
 gemm_f77 *ref_gemm(ts_prec p);
 
+/* Any other routine of the opened OpenBLAS, checked like the GEMMs; NULL
+ * with a reason in err when it is missing or not inside that object. */
+void *ref_blas_symbol(const char *name, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,204 @@
+#include "level3_entry.h"
+
+#include "cpu_blas.h"
+#include "gemm_entry.h"
+
+/* TRSM's beta: zero bits read as 0 in every precision. */
+static const double zero[2] = { 0.0, 0.0 };
+
+static char upper(char t) { return (t >= 'a' && t <= 'z') ? (char)(t - 'a' + 'A') : t; }
+
+/* Back to the routine's own type, through the generic function type. */
+static void (*cpu_routine(ts_routine r))(void) { return (void (*)(void))ts_cpu_gemm(r); }
+
+static void forward_syrk_f77(ts_routine r, const ts_syrk_f77_args *x)
+{
+    ((ts_syrk_fn)cpu_routine(r))(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc,
+                                 x->uplo_len, x->trans_len);
+}
+
+static void forward_trsm_f77(ts_routine r, const ts_trsm_f77_args *x)
+{
+    ((ts_trsm_fn)cpu_routine(r))(x->side, x->uplo, x->transa, x->diag, x->m, x->n, x->alpha, x->a, x->lda, x->b,
+                                 x->ldb, x->side_len, x->uplo_len, x->transa_len, x->diag_len);
+}
+
+static void forward_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
+{
+    void (*fn)(void) = cpu_routine(r);
+    switch (ts_routine_scalar_prec(r)) {
+    case TS_S:
+        ((ts_cblas_syrk_s_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, *(const float *)x->alpha, x->a, x->lda,
+                                 *(const float *)x->beta, x->c, x->ldc);
+        break;
+    case TS_D:
+        ((ts_cblas_syrk_d_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, *(const double *)x->alpha, x->a, x->lda,
+                                 *(const double *)x->beta, x->c, x->ldc);
+        break;
+    default:
+        ((ts_cblas_syrk_z_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c,
+                                 x->ldc);
+    }
+}
+
+static void forward_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
+{
+    void (*fn)(void) = cpu_routine(r);
+    switch (ts_routine_scalar_prec(r)) {
+    case TS_S:
+        ((ts_cblas_trsm_s_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n,
+                                 *(const float *)x->alpha, x->a, x->lda, x->b, x->ldb);
+        break;
+    case TS_D:
+        ((ts_cblas_trsm_d_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n,
+                                 *(const double *)x->alpha, x->a, x->lda, x->b, x->ldb);
+        break;
+    default:
+        ((ts_cblas_trsm_z_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n, x->alpha, x->a,
+                                 x->lda, x->b, x->ldb);
+    }
+}
+
+void ts_forward_level3(const ts_call *c)
+{
+    int trsm = ts_routine_args(c->routine) == TS_ARGS_TRSM;
+    if (ts_routine_abi(c->routine) == TS_ABI_CBLAS) {
+        if (trsm)
+            forward_trsm_cblas(c->routine, c->received);
+        else
+            forward_syrk_cblas(c->routine, c->received);
+    } else if (trsm) {
+        forward_trsm_f77(c->routine, c->received);
+    } else {
+        forward_syrk_f77(c->routine, c->received);
+    }
+}
+
+/* HERK's alpha and beta are real: the core reads scalars of the call's
+ * precision, so the descriptor carries them as (value, 0). */
+static void herk_scalars(ts_call *c, const void *alpha, const void *beta)
+{
+    if (ts_routine_args(c->routine) != TS_ARGS_HERK)
+        return;
+    const void *in[2] = { alpha, beta };
+    for (int i = 0; i < 2; i++) {
+        if (c->prec == TS_C)
+            c->herk_scalars[i].c[0] = *(const float *)in[i], c->herk_scalars[i].c[1] = 0.0f;
+        else
+            c->herk_scalars[i].z[0] = *(const double *)in[i], c->herk_scalars[i].z[1] = 0.0;
+    }
+    c->alpha = &c->herk_scalars[0];
+    c->beta = &c->herk_scalars[1];
+}
+
+/* A SYRK or HERK described as its Gram GEMM (validation turns trans into
+ * the GEMM's transposes). */
+static void run_syrk(ts_routine r, char uplo, char trans, const int *n, const int *k, const void *alpha,
+                     const void *a, const int *lda, const void *beta, void *cmat, const int *ldc, const void *received)
+{
+    ts_call call;
+    ts_call_from_fortran(&call, r, &trans, &trans, n, n, k, alpha, a, lda, a, lda, beta, cmat, ldc, 1, 1);
+    call.uplo = uplo;
+    call.received = received;
+    herk_scalars(&call, alpha, beta);
+    ts_gemm(&call);
+}
+
+/* The triangle's order: the gate's third dimension (flops m n k). */
+static const int *trsm_order(char side, const int *m, const int *n) { return upper(side) == 'L' ? m : n; }
+
+/* A TRSM described with B as both B and C and k the triangle's order. */
+static void run_trsm(ts_routine r, char side, char uplo, char transa, char diag, const int *m, const int *n,
+                     const void *alpha, const void *a, const int *lda, void *b, const int *ldb, const void *received)
+{
+    static const char notrans = 'N';
+    ts_call call;
+    ts_call_from_fortran(&call, r, &transa, &notrans, m, n, trsm_order(side, m, n), alpha, a, lda, b, ldb, zero, b, ldb, 1, 1);
+    call.uplo = uplo;
+    call.side = side;
+    call.diag = diag;
+    call.received = received;
+    ts_gemm(&call);
+}
+
+void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *x)
+{
+    if (ts_gate_forwards(r, x->n, x->n, x->k, x->alpha)) {
+        ts_gate_open_lane(r);
+        forward_syrk_f77(r, x);
+        return;
+    }
+    run_syrk(r, *x->uplo, *x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc, x);
+}
+
+void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *x)
+{
+    if (ts_gate_forwards(r, x->m, x->n, trsm_order(*x->side, x->m, x->n), x->alpha)) {
+        ts_gate_open_lane(r);
+        forward_trsm_f77(r, x);
+        return;
+    }
+    run_trsm(r, *x->side, *x->uplo, *x->transa, *x->diag, x->m, x->n, x->alpha, x->a, x->lda, x->b, x->ldb, x);
+}
+
+/* CBLAS's enums as BLAS letters; anything else is '?', which validation
+ * refuses, so the CPU BLAS's cblas_xerbla reports it. */
+enum {
+    ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113, UPPER = 121, LOWER = 122,
+    NON_UNIT = 131, UNIT = 132, LEFT = 141, RIGHT = 142
+};
+
+static char cblas_letter(int v, int a, char la, int b, char lb) { return v == a ? la : v == b ? lb : '?'; }
+
+/* A row-major call is the column-major one on the transposed storage:
+ * the triangle flips (and TRSM's side with it, m and n swap).  SYRK's
+ * C^T = C makes op(A) op(A)^T of the transposed A the call with trans
+ * flipped; HERK's C^T = conj(C) flips N and C.  A letter that would be
+ * invalid in the row-major call stays invalid (CBLAS checks the enum as
+ * given, before any flip). */
+static char syrk_trans(const ts_syrk_cblas_args *x, int herk, int complex)
+{
+    char t = x->trans == NO_TRANS ? 'N' : x->trans == TRANS ? 'T' : x->trans == CONJ_TRANS ? 'C' : '?';
+    if (x->layout == COL_MAJOR || t == '?')
+        return x->layout == ROW_MAJOR || x->layout == COL_MAJOR ? t : '?';
+    if (t == 'N')
+        return herk ? 'C' : 'T';
+    if (herk)
+        return t == 'C' ? 'N' : '?';
+    return t == 'C' && complex ? '?' : 'N';
+}
+
+void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
+{
+    if (ts_gate_forwards(r, &x->n, &x->n, &x->k, x->alpha)) {
+        ts_gate_open_lane(r);
+        forward_syrk_cblas(r, x);
+        return;
+    }
+    int row = x->layout == ROW_MAJOR;
+    char uplo = cblas_letter(x->uplo, UPPER, row ? 'L' : 'U', LOWER, row ? 'U' : 'L');
+    char trans = syrk_trans(x, ts_routine_args(r) == TS_ARGS_HERK, ts_prec_is_complex(ts_routine_prec(r)));
+    run_syrk(r, uplo, trans, &x->n, &x->k, x->alpha, x->a, &x->lda, x->beta, x->c, &x->ldc, x);
+}
+
+void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
+{
+    char side = cblas_letter(x->side, LEFT, 'L', RIGHT, 'R');
+    if (ts_gate_forwards(r, &x->m, &x->n, trsm_order(side, &x->m, &x->n), x->alpha)) {
+        ts_gate_open_lane(r);
+        forward_trsm_cblas(r, x);
+        return;
+    }
+    int row = x->layout == ROW_MAJOR;
+    if (row)
+        side = cblas_letter(x->side, LEFT, 'R', RIGHT, 'L');
+    char uplo = cblas_letter(x->uplo, UPPER, row ? 'L' : 'U', LOWER, row ? 'U' : 'L');
+    char transa = cblas_letter(x->transa, NO_TRANS, 'N', TRANS, 'T');
+    if (x->transa == CONJ_TRANS)
+        transa = 'C';
+    if (!row && x->layout != COL_MAJOR)
+        transa = '?';
+    char diag = cblas_letter(x->diag, NON_UNIT, 'N', UNIT, 'U');
+    run_trsm(r, side, uplo, transa, diag, row ? &x->n : &x->m, row ? &x->m : &x->n, x->alpha, x->a, &x->lda, x->b,
+             &x->ldb, x);
+}

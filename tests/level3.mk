@@ -1,0 +1,18 @@
+# SYRK, HERK and TRSM under the shim: the differential test against the
+# reference in C and the CPU BLAS (cpu mode and, with a GPU, gpu mode), and
+# bad arguments reported by the CPU BLAS's own xerbla.  Included from
+# tests/local.mk.
+check_PROGRAMS += tests/level3_client
+tests_level3_client_SOURCES = tests/level3_client.c
+tests_level3_client_LDADD = $(BLAS_LIBS)
+TESTS += tests/level3_xerbla.sh
+EXTRA_DIST += tests/level3_xerbla.sh tests/level3_differential.sh
+
+tests_level3_differential_SOURCES = tests/level3_differential.c tests/ref_level3.c tests/ref_level3.h \
+	tests/ref_blas.c tests/ref_blas.h tests/tap.h
+# Linked with the BLAS like a legacy program: the script preloads the shim.
+tests_level3_differential_LDADD = $(BLAS_LIBS) -ldl -lm
+if HAVE_OPENBLAS
+check_PROGRAMS += tests/level3_differential
+TESTS += tests/level3_differential.sh
+endif

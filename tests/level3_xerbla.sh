@@ -1,0 +1,31 @@
+#!/bin/sh
+# Invalid arguments to SYRK, HERK and TRSM (Fortran and CBLAS) reach the CPU
+# BLAS's own xerbla or cblas_xerbla: output and exit status are those of the
+# program without the shim, in every mode.  (OpenBLAS's CBLAS reports the
+# Fortran routine's parameter numbers: the report is only required to name a
+# parameter.)
+. "$abs_top_srcdir/tests/tap-functions.sh"
+client=$abs_top_builddir/tests/level3_client
+
+check() { # routine positions...
+  routine=$1
+  shift
+  for arg in "$@"; do
+    "$client" "$routine" "$arg" >"$tap_tmp/plain" 2>&1
+    plain_status=$?
+    for mode in cpu auto gpu; do
+      LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_MODE=$mode "$client" "$routine" "$arg" >"$tap_tmp/shim" 2>&1
+      shim_status=$?
+      [ $plain_status -eq $shim_status ] && cmp -s "$tap_tmp/plain" "$tap_tmp/shim" && grep -qi parameter "$tap_tmp/plain"
+      tap_check $? "$routine bad argument $arg, mode $mode: same report and status ($plain_status) as without the shim"
+    done
+  done
+}
+
+check dsyrk_ 1 2 3 4 7 10
+check zherk_ 1 2 3 4 7 10
+check ctrsm_ 1 2 3 4 5 6 9 11
+check cblas_dsyrk 1 2 3 4 5 8 11
+check cblas_zherk 1 2 3 4 5 8 11
+check cblas_ctrsm 1 2 3 4 5 6 7 10 12
+tap_end
