@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_backend.h"
+#include "cache_memory.h"
 #include "launcher.h"
 #include "context.h"
 #include "gemm.h"
@@ -53,4 +54,8 @@ __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .init = init,
     .residency = ts_gpu_residency_probe,
     .gemm = ts_gpu_gemm,
+    .cache_budget = ts_cache_budget,
+    .cache_alloc = ts_cache_alloc,
+    .cache_free = ts_cache_free,
+    .cache_upload = ts_cache_upload,
 };

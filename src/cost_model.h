@@ -50,7 +50,8 @@ double ts_call_bytes(const ts_call *c);
 
 double ts_predict_cpu_seconds(const ts_call *c, const ts_profile *p);
 
-/* Includes moving every operand that is not already on the device. */
+/* Includes moving every operand that is not already on the device (device
+ * memory, or the bytes c->resident counts). */
 double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p);
 
 #endif

@@ -11,6 +11,7 @@
 #include "host_scale.h"
 #include "learned_rates.h"
 #include "log.h"
+#include "operand_cache.h"
 #include "route.h"
 #include "stats.h"
 
@@ -51,6 +52,12 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
     c->alpha_zero = c->beta_zero = c->beta_one = 0;
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
+    for (int op = 0; op < TS_NOP; op++) {
+        c->cached[op] = NULL;
+        c->cache_dev[op] = NULL;
+        c->resident[op] = 0.0;
+        c->cache_state[op] = NULL;
+    }
     c->decision = TS_RUN_CPU;
     c->reason = NULL;
     c->model_cpu_s = c->model_gpu_s = 0.0;
@@ -87,6 +94,8 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
 {
     char why[256] = "no usable GPU";
     const ts_gpu_ops *g = ts_gpu();
+    if (g)
+        ts_cache_prepare(c, cfg, g);
     if (g && g->gemm(c, cfg, why, sizeof why) == 0)
         return 0;
     if (ts_call_on_device(c)) {
@@ -186,6 +195,7 @@ void ts_gemm(ts_call *c)
         break;
     case TS_ACTION_NONE: break;
     }
+    ts_cache_finish(c, c->decision == TS_RUN_GPU && !fell_back);
     /* Counting costs atomics on every call: only when a report will be written. */
     if (cfg->verbose >= 1)
         ts_stats_record(c, fell_back);

@@ -10,7 +10,7 @@
 #include "configuration.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 2
+#define TS_GPU_ABI 3
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
@@ -24,6 +24,14 @@ typedef struct {
     /* Runs the call to completion (BLAS is synchronous): 0 on success, else
      * C is untouched when the inputs were host memory, and why is filled. */
     int (*gemm)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
+    /* The operand cache's device memory, on the home device: bytes it may
+     * hold (TSSHIM_CACHE_MB, else its share of the free memory), an
+     * allocation (NULL when none), its release, and a copy of host bytes
+     * into it through the pinned staging (0 on success). */
+    size_t (*cache_budget)(const ts_config *cfg);
+    void *(*cache_alloc)(size_t bytes);
+    void (*cache_free)(void *dev);
+    int (*cache_upload)(void *dev, const void *host, size_t bytes, const ts_config *cfg);
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no

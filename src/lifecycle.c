@@ -10,6 +10,7 @@
 #include "gemm_entry.h"
 #include "gpu_backend.h"
 #include "log.h"
+#include "operand_cache.h"
 #include "stats.h"
 
 static void after_fork_child(void)
@@ -17,6 +18,7 @@ static void after_fork_child(void)
     ts_gpu_after_fork();
     ts_log_after_fork();
     ts_stats_reset();
+    ts_cache_after_fork();
 }
 
 __attribute__((constructor)) static void ts_start(void)
@@ -32,4 +34,5 @@ __attribute__((constructor)) static void ts_start(void)
 __attribute__((destructor)) static void ts_stop(void)
 {
     ts_stats_report();
+    ts_cache_report();
 }

@@ -19,5 +19,6 @@ src_libtscore_la_SOURCES = \
 	src/learned_rates.c src/learned_rates.h \
 	src/learned_store.c src/learned_store.h \
 	src/write_tracker.c src/write_tracker.h \
+	src/operand_cache.c src/operand_cache.h \
 	src/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

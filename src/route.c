@@ -6,6 +6,7 @@
 #include "classify.h"
 #include "gpu_backend.h"
 #include "learned_rates.h"
+#include "operand_cache.h"
 #include "validate.h"
 
 enum { EXPLORE_SAMPLES = 2 };
@@ -119,12 +120,15 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         c->reason = cpu;
     } else {
         ts_gpu_residency(c);
+        int ready = ts_gpu_ready();
+        if (cfg->mode == TS_MODE_AUTO && !ts_call_on_device(c) && !ts_route_host_cpu(c, cfg))
+            ts_cache_look(c, cfg, ready ? ts_gpu() : NULL);
         /* Starting the GPU on a thread of its own raced with a program that
          * ended meanwhile (a library's initialiser still running in dlopen
          * while the exit handlers ran crashed in cublasLt): the call that
          * earns the start makes it. */
         const ts_profile *prof = ts_profile_get();
-        if (ts_route_decide(c, cfg, prof, ts_gpu_ready()) && start_earned(c, prof))
+        if (ts_route_decide(c, cfg, prof, ready) && start_earned(c, prof))
             decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
     }
     if (c->decision == TS_RUN_GPU)

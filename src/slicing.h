@@ -22,8 +22,6 @@
 
 #include "ts_call.h"
 
-enum { TS_OP_A = 0, TS_OP_B = 1, TS_OP_C = 2, TS_NOP = 3 };
-
 /* A rectangle of a column-major matrix stored with leading dimension ld:
  * rows [row, row + rows) and columns [col, col + cols). */
 typedef struct {

@@ -22,6 +22,11 @@ typedef enum {
 
 typedef enum { TS_RUN_CPU = 0, TS_RUN_GPU = 1 } ts_decision;
 
+/* The operands, as indices of per-operand arrays. */
+enum { TS_OP_A = 0, TS_OP_B = 1, TS_OP_C = 2, TS_NOP = 3 };
+
+struct ts_cache_entry;
+
 /* Where an operand lives, as far as CUDA knows. */
 typedef enum {
     TS_MEM_HOST = 0,  /* pageable host memory (or unknown to CUDA) */
@@ -90,6 +95,13 @@ typedef struct ts_call {
     /* Added by the residency probe (TS_MEM_HOST when CUDA is not loaded). */
     ts_residency res_a, res_b, res_c;
     int device;                 /* the device holding device operands, else -1 */
+
+    /* Added by the operand cache (src/operand_cache.h) for host operands
+     * of calls that may run on the GPU; all NULL and 0 otherwise. */
+    struct ts_cache_entry *cached[TS_NOP]; /* the entry whose device copy holds the operand (referenced) */
+    void *cache_dev[TS_NOP];    /* the operand's first element in that copy, once it equals the host */
+    double resident[TS_NOP];    /* bytes the cost model counts as on the device already */
+    const char *cache_state[TS_NOP]; /* for the trace: "hit", "refreshed", "new", ... (static strings) */
 
     /* Added by policy. */
     ts_decision decision;

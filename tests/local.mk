@@ -28,4 +28,5 @@ include $(srcdir)/tests/robustness.mk
 include $(srcdir)/tests/datapath.mk
 include $(srcdir)/tests/tuning.mk
 include $(srcdir)/tests/tracking.mk
+include $(srcdir)/tests/cache.mk
 include $(srcdir)/tests/level3.mk

@@ -3,14 +3,16 @@
 # (tests/residency_gpu.c): with the default staging, with 1 MB of staging
 # (hundreds of slices per call, many pieces per slice), and with the last
 # slice's kernel failing (fault-injection builds): the slices already back
-# stay, the CPU computes the rest.
+# stay, the CPU computes the rest.  The operand cache is off: the program
+# checks the bytes each call sends, which a cached operand does not
+# (tests/cache_mutations.sh tests the cache).
 . "$abs_top_srcdir/tests/tap-functions.sh"
 prog=$abs_top_builddir/tests/residency_gpu
 
 # run LABEL STAGING_MB FAULT: the program's TAP lines, relabelled.
 run() {
   rm -f "$tap_tmp/log"
-  TSSHIM_STAGING_MB=$2 TSSHIM_FAULT=$3 TSSHIM_MODE=gpu TSSHIM_MIN_LONG=512 TSSHIM_VERBOSE=3 \
+  TSSHIM_CACHE=0 TSSHIM_STAGING_MB=$2 TSSHIM_FAULT=$3 TSSHIM_MODE=gpu TSSHIM_MIN_LONG=512 TSSHIM_VERBOSE=3 \
     TSSHIM_LOG=$tap_tmp/log LD_PRELOAD=$TSSHIM_PRELOAD "$prog" >"$tap_tmp/out" 2>"$tap_tmp/err"
   status=$?
   skip=$(sed -n 's/^1\.\.0 # SKIP //p' "$tap_tmp/out")

@@ -110,5 +110,6 @@ for tool in "$@"; do
   check "$tool" fork_child gpu
   min_long=64
   check "$tool" nan_inf
+  check "$tool" cache_mutations
 done
 tap_end

@@ -1,0 +1,78 @@
+#include "cache_memory.h"
+
+#include <cuda_runtime_api.h>
+
+#include "gemm.h"
+#include "launcher.h"
+#include "staged_copy.h"
+
+/* Runs on the home device and puts the caller's device back. */
+typedef struct {
+    int prev;
+    cudaError_t err;
+} on_home;
+
+static on_home enter(void)
+{
+    on_home h = { -1, cudaGetDevice(&h.prev) };
+    if (!h.err && h.prev != ts_gpu_home)
+        h.err = cudaSetDevice(ts_gpu_home);
+    return h;
+}
+
+static void leave(on_home h)
+{
+    if (h.prev >= 0 && h.prev != ts_gpu_home)
+        cudaSetDevice(h.prev);
+    cudaGetLastError();
+}
+
+/* Local ranks r with r mod count == home (round-robin, ts_home_device). */
+static size_t sharers(int count)
+{
+    int size = 0;
+    ts_launcher_local_rank(&size);
+    if (size <= 0 || count <= 0 || ts_gpu_home >= size)
+        return 1;
+    return (size_t)((size - ts_gpu_home + count - 1) / count);
+}
+
+size_t ts_cache_budget(const ts_config *cfg)
+{
+    if (cfg->cache_mb > 0)
+        return (size_t)cfg->cache_mb << 20;
+    size_t free_b = 0, total = 0;
+    int count = 0;
+    on_home h = enter();
+    if (h.err || cudaMemGetInfo(&free_b, &total) || cudaGetDeviceCount(&count))
+        free_b = 0;
+    leave(h);
+    return free_b / 2 / sharers(count);
+}
+
+void *ts_cache_alloc(size_t bytes)
+{
+    void *p = NULL;
+    on_home h = enter();
+    if (h.err || cudaMalloc(&p, bytes))
+        p = NULL;
+    leave(h);
+    return p;
+}
+
+void ts_cache_free(void *dev)
+{
+    on_home h = enter();
+    if (!h.err)
+        cudaFree(dev);
+    leave(h);
+}
+
+int ts_cache_upload(void *dev, const void *host, size_t bytes, const ts_config *cfg)
+{
+    on_home h = enter();
+    const ts_region whole = { 0, 0, (int64_t)bytes, 1, (int64_t)bytes };
+    cudaError_t err = h.err ? h.err : ts_staged_upload(dev, host, &whole, 1, cfg);
+    leave(h);
+    return err ? -1 : 0;
+}

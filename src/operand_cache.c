@@ -1,0 +1,380 @@
+#include "operand_cache.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "log.h"
+#include "write_tracker.h"
+
+/* Stale spans an entry records before it merges them into one. */
+enum { STALE_MAX = 16, SIGHTINGS = 64 };
+
+struct ts_cache_entry {
+    char *host;
+    size_t len;
+    char *dev;
+    ts_track *track;
+    ts_track_span stale[STALE_MAX]; /* written since copied: to send before use (may overlap) */
+    size_t nstale;
+    unsigned long last_use;
+    int refs;                       /* calls using it now: never freed under them */
+    int dead;                       /* no longer found; freed when the last call lets go */
+    struct ts_cache_entry *next;
+};
+typedef struct ts_cache_entry entry;
+
+/* An operand as bytes: `cols` columns of `rows` bytes, `ld` bytes apart. */
+typedef struct {
+    char *host;
+    size_t rows, cols, ld, len;
+    int contiguous; /* no gaps between the columns */
+} view;
+
+/* Host ranges calls used, for the cost model's guess that a range used
+ * before will be used again (hash of the address, last writer wins). */
+typedef struct {
+    const char *host;
+    size_t len;
+    unsigned count;
+} sighting;
+
+static struct {
+    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, failed, untracked, no_room;
+} count;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static entry *entries;
+static size_t used, budget;
+static int budget_known;
+static unsigned long tick;
+static const ts_gpu_ops *gpu;
+static sighting sightings[SIGHTINGS];
+static char untracked_why[160];
+static int available = -1;
+static char unavailable_why[160];
+
+static int usable(void)
+{
+    if (available < 0)
+        available = ts_tracker_available(unavailable_why, sizeof unavailable_why);
+    return available;
+}
+
+static int operand_view(const ts_call *c, int op, view *v)
+{
+    const size_t es = ts_elem_size(c->prec);
+    int64_t rows, cols, ld;
+    const void *p;
+    ts_residency r;
+    if (op == TS_OP_A)
+        rows = ts_rows_a(c), cols = ts_cols_a(c), ld = c->lda, p = c->a, r = c->res_a;
+    else if (op == TS_OP_B)
+        rows = ts_rows_b(c), cols = ts_cols_b(c), ld = c->ldb, p = c->b, r = c->res_b;
+    else
+        rows = c->m, cols = c->n, ld = c->ldc, p = c->c, r = c->res_c;
+    if (r != TS_MEM_HOST || !p || rows <= 0 || cols <= 0 || (op != TS_OP_C && !ts_call_reads_ab(c)))
+        return 0;
+    *v = (view){ (char *)p, (size_t)rows * es, (size_t)cols, (size_t)ld * es, 0, cols == 1 || ld == rows };
+    v->len = (v->cols - 1) * v->ld + v->rows;
+    /* A sparse view (a few rows of a wide array) would mirror mostly gaps. */
+    return (int64_t)v->len >= TS_CACHE_MIN_BYTES && 2 * v->rows * v->cols >= v->len;
+}
+
+static void add_stale(entry *e, size_t off, size_t len)
+{
+    if (!len)
+        return;
+    if (e->nstale == STALE_MAX) {
+        size_t lo = e->stale[0].offset, hi = e->stale[0].offset + e->stale[0].len;
+        for (size_t i = 1; i < e->nstale; i++) {
+            size_t a = e->stale[i].offset, b = a + e->stale[i].len;
+            lo = a < lo ? a : lo;
+            hi = b > hi ? b : hi;
+        }
+        e->stale[0] = (ts_track_span){ lo, hi - lo };
+        e->nstale = 1;
+    }
+    e->stale[e->nstale++] = (ts_track_span){ off, len };
+}
+
+/* Takes in what the tracker reports; every span except the bytes
+ * [own, own + own_len), which the caller wrote itself. */
+static ts_track_state take_news(entry *e, size_t own, size_t own_len)
+{
+    ts_track_span sp[STALE_MAX];
+    size_t n = 0;
+    ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
+    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++) {
+        size_t a = sp[i].offset, b = a + sp[i].len;
+        if (own_len && a < own + own_len && own < b) {
+            add_stale(e, a, a < own ? own - a : 0);
+            add_stale(e, own + own_len, b > own + own_len ? b - (own + own_len) : 0);
+        } else {
+            add_stale(e, a, sp[i].len);
+        }
+    }
+    return s;
+}
+
+static size_t stale_bytes(const entry *e)
+{
+    size_t s = 0;
+    for (size_t i = 0; i < e->nstale; i++)
+        s += e->stale[i].len;
+    return s;
+}
+
+static void destroy(entry *e)
+{
+    for (entry **p = &entries; *p; p = &(*p)->next)
+        if (*p == e) {
+            *p = e->next;
+            break;
+        }
+    ts_track_end(e->track);
+    gpu->cache_free(e->dev);
+    used -= e->len;
+    free(e);
+}
+
+static void kill(entry *e, unsigned long long *cause)
+{
+    if (!e->dead)
+        (*cause)++;
+    e->dead = 1;
+    if (!e->refs)
+        destroy(e);
+}
+
+static void unref(entry *e)
+{
+    if (--e->refs == 0 && e->dead)
+        destroy(e);
+}
+
+/* The live entry whose range holds v, with the tracker's news taken in and
+ * a reference for the caller; entries the tracker disowns are dropped. */
+static entry *acquire(const view *v)
+{
+    for (entry *e = entries, *next; e; e = next) {
+        next = e->next;
+        if (e->dead || v->host < e->host || v->host + v->len > e->host + e->len)
+            continue;
+        if (take_news(e, 0, 0) == TS_TRACK_INVALID) {
+            kill(e, &count.invalid);
+            continue;
+        }
+        e->refs++;
+        return e;
+    }
+    return NULL;
+}
+
+static sighting *sighting_of(const view *v)
+{
+    return &sightings[((uintptr_t)v->host >> 12 ^ v->len) % SIGHTINGS];
+}
+
+/* A range seen in n earlier calls is expected in about n more (the longer
+ * a pattern lasted, the longer it lasts): the model spreads its upload over
+ * them. */
+static double expected_resident(const view *v)
+{
+    sighting *s = sighting_of(v);
+    unsigned n = s->host == v->host && s->len == v->len ? s->count : 0;
+    *s = (sighting){ v->host, v->len, n < 1000 ? n + 1 : n };
+    return (double)(v->rows * v->cols) * n / (n + 1.0);
+}
+
+void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
+{
+    /* A device operand runs the call on its own device, not the cache's. */
+    if (!cfg->cache || c->device >= 0)
+        return;
+    view v;
+    pthread_mutex_lock(&lock);
+    for (int op = 0; op < TS_NOP; op++) {
+        if (!operand_view(c, op, &v))
+            continue;
+        entry *e = g && usable() ? (gpu = g, acquire(&v)) : NULL;
+        if (e) {
+            size_t stale = stale_bytes(e), elems = v.rows * v.cols;
+            c->cached[op] = e;
+            c->resident[op] = stale < elems ? (double)(elems - stale) : 0.0;
+        } else if (cfg->mode == TS_MODE_AUTO) {
+            c->resident[op] = expected_resident(&v);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* Room for `len` more bytes, evicting the least recently used entries no
+ * call is using. */
+static int make_room(size_t len)
+{
+    while (used + len > budget) {
+        entry *lru = NULL;
+        for (entry *e = entries; e; e = e->next)
+            if (!e->refs && (!lru || e->last_use < lru->last_use))
+                lru = e;
+        if (!lru)
+            return 0;
+        kill(lru, &count.evicted);
+    }
+    return 1;
+}
+
+/* A new entry for v, referenced; its copy is sent unless the call is
+ * about to overwrite all of it (`fill` = 0: C with beta = 0, no gaps). */
+static entry *create(ts_call *c, const view *v, int fill, const ts_config *cfg)
+{
+    char why[160];
+    if (v->len > budget || !make_room(v->len)) {
+        count.no_room++;
+        return NULL;
+    }
+    /* Tracking starts before the copy: a write racing with it is reported
+     * at the next look. */
+    ts_track *t = ts_track_begin(v->host, v->len, why, sizeof why);
+    if (!t) {
+        if (!count.untracked++)
+            snprintf(untracked_why, sizeof untracked_why, "%s", why);
+        return NULL;
+    }
+    entry *e = calloc(1, sizeof *e);
+    char *dev = e ? gpu->cache_alloc(v->len) : NULL;
+    if (!dev || (fill && gpu->cache_upload(dev, v->host, v->len, cfg))) {
+        if (dev)
+            gpu->cache_free(dev);
+        free(e);
+        ts_track_end(t);
+        count.failed++;
+        return NULL;
+    }
+    *e = (entry){ .host = v->host, .len = v->len, .dev = dev, .track = t, .refs = 1, .next = entries };
+    entries = e;
+    used += v->len;
+    count.created++;
+    if (fill)
+        c->bytes_h2d += v->len;
+    return e;
+}
+
+/* Sends the stale spans; 0 when the copy equals the host now. */
+static int refresh(ts_call *c, entry *e, const ts_config *cfg)
+{
+    for (size_t i = 0; i < e->nstale; i++) {
+        if (gpu->cache_upload(e->dev + e->stale[i].offset, e->host + e->stale[i].offset, e->stale[i].len, cfg))
+            return -1;
+        count.resent += e->stale[i].len;
+        c->bytes_h2d += e->stale[i].len;
+    }
+    e->nstale = 0;
+    return 0;
+}
+
+void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
+{
+    if (!cfg->cache || c->device >= 0 || !usable())
+        return;
+    view v;
+    /* TSSHIM_GPU_MEM_LIMIT bounds a call's device memory, cached copies
+     * included: such a call takes the normal paths, which apply it. */
+    size_t need = 0;
+    for (int op = 0; op < TS_NOP; op++)
+        need += operand_view(c, op, &v) ? v.len : 0;
+    if (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20)
+        return;
+    pthread_mutex_lock(&lock);
+    gpu = g;
+    if (!budget_known) {
+        budget = g->cache_budget(cfg);
+        budget_known = 1;
+    }
+    for (int op = 0; op < TS_NOP; op++) {
+        if (!operand_view(c, op, &v))
+            continue;
+        entry *e = c->cached[op];
+        if (e && e->dead) {
+            unref(e);
+            e = NULL;
+        }
+        /* A and B may be one array (a Gram matrix): the entry made for A serves B. */
+        if (!e)
+            e = acquire(&v);
+        const char *state = "hit";
+        if (!e) {
+            e = create(c, &v, !(op == TS_OP_C && c->beta_zero && v.contiguous), cfg);
+            state = "new";
+        } else if (e->nstale) {
+            if (refresh(c, e, cfg)) {
+                kill(e, &count.failed);
+                unref(e);
+                e = NULL;
+            }
+            state = "refreshed";
+        }
+        c->cached[op] = e;
+        if (!e)
+            continue;
+        if (state[0] != 'n') {
+            count.hits += state[0] == 'h';
+            count.refreshed += state[0] == 'r';
+            count.saved += v.rows * v.cols;
+        }
+        c->cache_state[op] = state;
+        e->last_use = ++tick;
+        c->cache_dev[op] = e->dev + (v.host - e->host);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void ts_cache_finish(ts_call *c, int gpu_ok)
+{
+    if (!c->cached[TS_OP_A] && !c->cached[TS_OP_B] && !c->cached[TS_OP_C])
+        return;
+    pthread_mutex_lock(&lock);
+    entry *e = c->cached[TS_OP_C];
+    view v;
+    if (e && c->cache_dev[TS_OP_C] && operand_view(c, TS_OP_C, &v)) {
+        /* What the tracker reports now includes the result this call wrote
+         * back; where C has no gaps those bytes are the call's own (a
+         * program writing C during the call breaks BLAS's contract anyway). */
+        size_t own = (size_t)(v.host - e->host);
+        if (!gpu_ok || take_news(e, own, v.contiguous ? v.len : 0) == TS_TRACK_INVALID)
+            kill(e, gpu_ok ? &count.invalid : &count.failed);
+    }
+    if (c->cache_state[TS_OP_C] && !c->cache_dev[TS_OP_C])
+        c->cache_state[TS_OP_C] = "unused"; /* the GPU wrote the host's C itself */
+    for (int op = 0; op < TS_NOP; op++)
+        if (c->cached[op]) {
+            unref(c->cached[op]);
+            c->cached[op] = NULL;
+        }
+    pthread_mutex_unlock(&lock);
+}
+
+void ts_cache_report(void)
+{
+    if (available == 0) {
+        ts_log(1, "cache unavailable: %s", unavailable_why);
+        return;
+    }
+    if (!count.created && !count.untracked && !count.no_room)
+        return;
+    ts_log(1,
+           "cache hits=%llu refreshed=%llu new=%llu bytes_not_sent=%llu bytes_resent=%llu evicted=%llu "
+           "invalidated=%llu failed=%llu no_room=%llu untracked=%llu%s%s%s",
+           count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
+           count.failed, count.no_room, count.untracked, count.untracked ? " (" : "", untracked_why,
+           count.untracked ? ")" : "");
+}
+
+void ts_cache_after_fork(void)
+{
+    /* Another thread of the parent may have held the lock at the fork. */
+    pthread_mutex_init(&lock, NULL);
+    count = (__typeof__(count)){ 0 };
+}

@@ -1,0 +1,60 @@
+/* The operand cache: copies of host operands kept in device memory across
+ * calls, so that a program multiplying by the same matrix again sends it
+ * over PCIe once.
+ *
+ * An entry mirrors a range of host bytes [host, host + len) byte for byte
+ * (the operand's layout, leading dimension included), so any operand lying
+ * inside it, of any type, reads its elements at the same offset.  An entry
+ * is used only while the write tracker (write_tracker.h) vouches for it:
+ * the bytes it reports written since the last look are recorded as stale
+ * and sent again before the copy is used; a range it can no longer vouch
+ * for (unmapped, remapped, a forked child) drops the entry.  Memory the
+ * tracker cannot cover (shared or file-backed mappings, a program's own
+ * userfaultfd, a kernel without the mechanism) is never cached.
+ *
+ * Results: after a call wrote C back to the host, the copy of C on the
+ * device equals it, so C stays a clean entry: the bytes the tracker then
+ * reports are the call's own write, except where C is not contiguous (the
+ * gaps between its columns may have been written by someone else) or the
+ * reported pages reach beyond C's bytes.
+ *
+ * The directory lives in the core (plain C); the device memory and the
+ * copies into it are the GPU backend's (ts_gpu_ops). */
+#ifndef TS_OPERAND_CACHE_H
+#define TS_OPERAND_CACHE_H
+
+#include "configuration.h"
+#include "gpu_backend.h"
+#include "ts_call.h"
+
+/* Operands smaller than this are never cached: the tracker's bookkeeping
+ * would cost about what sending them costs. */
+#define TS_CACHE_MIN_BYTES ((int64_t)1 << 20)
+
+/* For a call that may run on the started GPU g: references the entries
+ * holding its host operands (after taking in what the tracker reports) and
+ * fills c->resident for the cost model (an operand without an entry that
+ * earlier calls used counts as partly resident in auto mode: it is expected
+ * to be used again). */
+void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
+
+/* For a call about to run on the GPU: makes the device copy of each host
+ * operand equal its host bytes, sending what changed or creating the entry,
+ * and sets c->cache_dev where it succeeded (an operand without one takes the
+ * normal transfer path). */
+void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
+
+/* After the call, wherever it ran: when it ran on the GPU and succeeded
+ * (`gpu_ok`), C's copy becomes clean; when it failed, C's entry is dropped
+ * (its copy may hold part of a result the host never got).  Releases the
+ * call's references. */
+void ts_cache_finish(ts_call *c, int gpu_ok);
+
+/* The exit report's cache line (TSSHIM_VERBOSE >= 1), when the cache was used. */
+void ts_cache_report(void);
+
+/* fork() child: counts its own calls only; the parent's entries are never
+ * used there (no GPU in the child). */
+void ts_cache_after_fork(void);
+
+#endif
