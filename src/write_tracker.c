@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Newer than some build machines' kernel headers (Debian 12 has 6.1's); the
@@ -160,15 +162,15 @@ static void unlock(void)
  * filter), with whether it is registered for asynchronous write protection,
  * written since it was protected, present or swapped; written pages are
  * protected again in the same walk (PM_SCAN_WP_MATCHING).  Returns the
- * number of regions in g.vec (or -1), and where the walk stopped. */
-static long scan_batch(uintptr_t s, uintptr_t e, uintptr_t *walk_end)
+ * number of regions in vec (or -1), and where the walk stopped. */
+static long scan_batch(uintptr_t s, uintptr_t e, struct page_region *vec, uintptr_t *walk_end)
 {
     struct pm_scan_arg a = {
         .size = sizeof a,
         .flags = PM_SCAN_WP_MATCHING,
         .start = s,
         .end = e,
-        .vec = (uintptr_t)g.vec,
+        .vec = (uintptr_t)vec,
         .vec_len = SCAN_BATCH,
         .return_mask = PAGE_IS_WPALLOWED | PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
     };
@@ -237,35 +239,56 @@ static void invalidate(uintptr_t s, uintptr_t e)
             h->invalid = 1;
 }
 
-/* Collects the writes to [s, e) into the handles covering them and re-arms
- * the range.  The regions of the walk must tile [s, e) with pages still
- * registered: the walk skips unmapped addresses and mappings without the
- * registration (munmap, mremap, mmap MAP_FIXED over the range), leaving a
- * gap.  A page neither present nor swapped lost its protection marker: its
- * contents were replaced with zeros without a write (MADV_DONTNEED, a
- * discarded MADV_FREE page), which some kernels report as not written (a
- * dropped huge page); it counts as written and is protected again.  Returns
- * 0, or -1 when the range is no longer the memory registered (or the scan
- * failed): the caller then invalidates the handles over it.
+/* Pages found written (or zapped) by a scan, in address order. */
+typedef struct {
+    uintptr_t *pairs; /* start, end, start, end ... */
+    size_t n, cap;
+} found_list;
+
+static int found_add(found_list *f, uintptr_t s, uintptr_t e)
+{
+    if (f->n + 2 > f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        uintptr_t *p = realloc(f->pairs, cap * sizeof *p);
+        if (!p)
+            return -1;
+        f->pairs = p;
+        f->cap = cap;
+    }
+    f->pairs[f->n++] = s;
+    f->pairs[f->n++] = e;
+    return 0;
+}
+
+/* Scans [s, e) and re-arms it, collecting the written pages into f.  The
+ * regions of the walk must tile [s, e) with pages still registered: the
+ * walk skips unmapped addresses and mappings without the registration
+ * (munmap, mremap, mmap MAP_FIXED over the range), leaving a gap.  A page
+ * neither present nor swapped lost its protection marker: its contents were
+ * replaced with zeros without a write (MADV_DONTNEED, a discarded MADV_FREE
+ * page), which some kernels report as not written (a dropped huge page); it
+ * counts as written and is protected again.  Returns 0, or -1 when the range
+ * is no longer the memory registered (or the scan failed).  Touches no
+ * handle: several may run at once on disjoint ranges.
  *
  * PM_SCAN_CHECK_WPASYNC is not used: it fails the whole call at the first
  * unregistered mapping, after re-protecting written pages before it whose
  * record the failed call does not return. */
-static int sync_range(uintptr_t s, uintptr_t e)
+static int scan_range(uintptr_t s, uintptr_t e, struct page_region *vec, found_list *f)
 {
     uintptr_t at = s;
     for (;;) {
         uintptr_t walk_end;
-        long n = scan_batch(at, e, &walk_end);
+        long n = scan_batch(at, e, vec, &walk_end);
         if (n < 0)
             return -1;
         for (long i = 0; i < n; i++) {
-            const struct page_region *r = &g.vec[i];
+            const struct page_region *r = &vec[i];
             if (r->start != at || !(r->categories & PAGE_IS_WPALLOWED))
                 return -1;
             int zapped = !(r->categories & (PAGE_IS_PRESENT | PAGE_IS_SWAPPED));
-            if (zapped || (r->categories & PAGE_IS_WRITTEN))
-                record(r->start, r->end);
+            if ((zapped || (r->categories & PAGE_IS_WRITTEN)) && found_add(f, r->start, r->end))
+                return -1;
             if (zapped && protect(r->start, r->end))
                 return -1;
             at = r->end;
@@ -276,6 +299,92 @@ static int sync_range(uintptr_t s, uintptr_t e)
         if (n < SCAN_BATCH || walk_end != at)
             return -1;
     }
+}
+
+/* A walk costs about 1.3 ms per GiB of 4 KiB pages and 50 times less
+ * where the kernel made huge pages (docs/performance.md): a long range whose
+ * first PARALLEL_BYTES took long is cut into parts that threads scan at
+ * once (starting a thread costs tens of microseconds). */
+enum { PARALLEL_BYTES = 256 << 20, MAX_SCANNERS = 8 };
+#define PARALLEL_AFTER_S 200e-6
+
+typedef struct {
+    uintptr_t s, e;
+    found_list found;
+    int status;
+    struct page_region vec[SCAN_BATCH];
+} scan_part;
+
+static void *scan_part_run(void *arg)
+{
+    scan_part *p = arg;
+    p->status = scan_range(p->s, p->e, p->vec, &p->found);
+    return NULL;
+}
+
+/* Scans [s, e) in up to MAX_SCANNERS parts, the calling thread taking the
+ * first; the helpers start with every signal blocked, so the program's
+ * handlers only ever run on its own threads.  A helper that cannot start
+ * leaves its part to the calling thread. */
+static int scan_parallel(uintptr_t s, uintptr_t e, found_list *out)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t parts = (e - s) / PARALLEL_BYTES;
+    parts = parts > MAX_SCANNERS ? MAX_SCANNERS : parts;
+    parts = cores > 1 && parts > (size_t)cores ? (size_t)cores : parts;
+    if (parts < 2)
+        return scan_range(s, e, g.vec, out);
+    scan_part *p = calloc(parts, sizeof *p);
+    pthread_t tid[MAX_SCANNERS];
+    int started[MAX_SCANNERS] = { 0 };
+    if (!p)
+        return scan_range(s, e, g.vec, out);
+    uintptr_t step = ((e - s) / parts + g.page - 1) / g.page * g.page;
+    for (size_t i = 0; i < parts; i++) {
+        p[i].s = s + i * step < e ? s + i * step : e;
+        p[i].e = i + 1 == parts || s + (i + 1) * step > e ? e : s + (i + 1) * step;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (size_t i = 1; i < parts; i++)
+        started[i] = pthread_create(&tid[i], NULL, scan_part_run, &p[i]) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    scan_part_run(&p[0]);
+    int status = 0;
+    for (size_t i = 0; i < parts; i++) {
+        if (i && started[i])
+            pthread_join(tid[i], NULL);
+        else if (i)
+            scan_part_run(&p[i]);
+        status |= p[i].status;
+        for (size_t j = 0; !status && j < p[i].found.n; j += 2)
+            status |= found_add(out, p[i].found.pairs[j], p[i].found.pairs[j + 1]);
+        free(p[i].found.pairs);
+    }
+    free(p);
+    return status ? -1 : 0;
+}
+
+/* Collects the writes to [s, e) into the handles covering them and re-arms
+ * the range (scan_range); -1 when the range is no longer the memory
+ * registered: the caller then invalidates the handles over it. */
+static int sync_range(uintptr_t s, uintptr_t e)
+{
+    found_list f = { NULL, 0, 0 };
+    uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int status = scan_range(s, first, g.vec, &f);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (!status && first < e)
+        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? scan_parallel(first, e, &f)
+                                                                                   : scan_range(first, e, g.vec, &f);
+    for (size_t j = 0; !status && j < f.n; j += 2)
+        record(f.pairs[j], f.pairs[j + 1]);
+    free(f.pairs);
+    return status;
 }
 
 /* Calls fn on each piece of [s, e) that no valid live handle covers: with
@@ -320,7 +429,7 @@ static int fail(const char *fmt, ...)
 static int scratch_scan(uintptr_t p)
 {
     uintptr_t walk_end;
-    long n = scan_batch(p, p + 2 * g.page, &walk_end);
+    long n = scan_batch(p, p + 2 * g.page, g.vec, &walk_end);
     int first = 0, other = n <= 0;
     for (long i = 0; i < n; i++)
         if (g.vec[i].categories & PAGE_IS_WRITTEN) {
