@@ -36,6 +36,8 @@
 #               patterns, e.g. 'reuse_* chain_* program_*' (default: all)
 #   BENCH       bench_e2e program (default ./bench/bench_e2e)
 #   TSSHIM_LIB  libtsshim.so   (default ./.libs/libtsshim.so)
+#   TSSHIM_PRELOAD  what is preloaded (default TSSHIM_LIB; make check puts
+#               the sanitizer runtime first in sanitizer builds)
 #   E2E_SHRINK  passed on: divides the dimensions (a smoke run without a GPU)
 # PROFILE (tsshim-calibrate's) gives the pinned rates and is the cost model
 # the auto runs use; without it the built-in figures apply.
@@ -53,6 +55,7 @@ logs=$out/e2e-logs
 mkdir -p "$logs" || exit 1
 [ -x "$bench" ] || { echo "$0: no $bench" >&2; exit 1; }
 [ -f "$lib" ] || { echo "$0: no $lib" >&2; exit 1; }
+preload=${TSSHIM_PRELOAD:-$lib}
 failures=$logs/failures
 : >"$failures"
 
@@ -102,9 +105,9 @@ run() { # case mode
       fi
       case $2.$1 in
         auto.small_*)
-          line=$(TSSHIM_MODE=auto LD_PRELOAD=$lib timeout "$limit" "$bench" "$1")
-          TSSHIM_MODE=auto TSSHIM_VERBOSE=1 TSSHIM_LOG=$log LD_PRELOAD=$lib timeout "$limit" "$bench" "$1" >/dev/null ;;
-        *) line=$(E2E_WARMUP_S=$warm TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$lib \
+          line=$(TSSHIM_MODE=auto LD_PRELOAD=$preload timeout "$limit" "$bench" "$1")
+          TSSHIM_MODE=auto TSSHIM_VERBOSE=1 TSSHIM_LOG=$log LD_PRELOAD=$preload timeout "$limit" "$bench" "$1" >/dev/null ;;
+        *) line=$(E2E_WARMUP_S=$warm TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$preload \
                     timeout "$limit" "$bench" "$1") ;;
       esac
       where=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^offloaded=/) { split($i, v, "="); n += v[2] } }

@@ -22,7 +22,7 @@ static int parse_name(const char *name, cell_id *id)
     char side[8], cls[16], prec[4];
     int used = 0;
     if (strncmp(name, "learned.", 8) ||
-        sscanf(name + 8, "%7[^.].%15[^.].%3[^.].%d%n", side, cls, prec, &id->bucket, &used) != 4 || name[8 + used] ||
+        sscanf(name + 8, "%7[^.].%15[^.].%3[^.].%3d%n", side, cls, prec, &id->bucket, &used) != 4 || name[8 + used] ||
         id->bucket < 0 || id->bucket >= TS_LEARNED_BUCKETS || strlen(prec) != 1)
         return -1;
     for (id->side = 0; id->side < TS_NSIDE && strcmp(side, side_names[id->side]); id->side++)

@@ -1,6 +1,7 @@
-# The residency-aware data path: slicing and profile unit tests
-# everywhere; with CUDA, operands in every kind of memory through the shim
-# (skipped without a device).
+# The residency-aware data path: slicing, profile and learned-rate store
+# unit tests and the end-to-end benchmark at small sizes everywhere; with
+# CUDA, operands in every kind of memory through the shim (skipped without
+# a device).
 check_PROGRAMS += tests/test_slicing tests/test_profile tests/test_learned_store
 tests_test_slicing_SOURCES = tests/test_slicing.c tests/tap.h
 tests_test_slicing_LDADD = src/libtscore.la
@@ -8,8 +9,8 @@ tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h
 tests_test_profile_LDADD = src/libtscore.la -lm
 tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h
 tests_test_learned_store_LDADD = src/libtscore.la -lm
-TESTS += tests/test_slicing tests/test_profile tests/test_learned_store
-EXTRA_DIST += tests/residency_gpu.sh
+TESTS += tests/test_slicing tests/test_profile tests/test_learned_store tests/bench_e2e_smoke.sh
+EXTRA_DIST += tests/residency_gpu.sh tests/bench_e2e_smoke.sh
 
 if HAVE_CUDA
 check_PROGRAMS += tests/residency_gpu

@@ -167,7 +167,8 @@ int main(void)
                     "learned.gpu.tsm2.d.3 abc 2\nlearned.gpu.tsm2.d.3 0 2\nlearned.gpu.tsm2.d.3 17 2\n"
                     "learned.gpu.tsm2.d.3 nan 2\nlearned.gpu.tsm2.d.3 -2 2\nlearned.gpu.tsm2.d.3 2 0\n"
                     "learned.gpu.tsm2.d.3 2 1.5\nlearned.gpu.tsm2.d.3 2 3 4\nlearned.gpu.tsm2.d.3 2\n"
-                    "learned.gpu.tsm2.d.16 2 3\nlearned.gpu.tsm2.d.-1 2 3\nlearned.gpu.tsm2.q.3 2 3\n"
+                    "learned.gpu.tsm2.d.16 2 3\nlearned.gpu.tsm2.d.-1 2 3\nlearned.gpu.tsm2.d.99999999999 2 3\n"
+                    "learned.gpu.tsm2.q.3 2 3\n"
                     "learned.gpu.tsm2.dd.3 2 3\nlearned.gpu.tsm2.d.3x 2 3\nlearned.gpu.none.d.3 2 3\n"
                     "learned.gpu.tsm2.d 2 3\nlearned.cpu.tsm2.d.3 99999999999999 3\n"
                     "learned.cpu.tsm2.d.3 2 99999999999999\n");
