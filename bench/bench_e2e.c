@@ -146,7 +146,7 @@ static void *operand(const e2e_case *s, size_t elems, unsigned seed)
     size_t bytes = elems ? elems * e2e_elem_size(s->prec) : 1;
     void *p = NULL;
     if (s->mem == PINNED ? api.malloc_host(&p, bytes) != 0 : !(p = malloc(bytes)))
-        e2e_die("out of host memory");
+        e2e_die(s->mem == PINNED ? "cudaMallocHost failed" : "out of host memory");
     e2e_fill(p, elems, s->prec, seed);
     if (s->mem == PINNED)
         return p;

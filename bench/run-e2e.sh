@@ -75,12 +75,14 @@ if [ $# -gt 0 ]; then
   cases=$*
 else
   cases=
+  set -f # the patterns are for the case names, not for files here
   for name in $(echo "$list" | awk '{ print $1 }'); do
     for pattern in ${E2E_CASES:-*}; do
       # shellcheck disable=SC2254
       case $name in $pattern) cases="$cases $name"; break ;; esac
     done
   done
+  set +f
 fi
 [ -n "$cases" ] || { echo "$0: no case matches E2E_CASES='${E2E_CASES:-}'" >&2; exit 2; }
 
