@@ -15,4 +15,10 @@ EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
 noinst_PROGRAMS += bench/bench_forward
 bench_bench_forward_SOURCES = bench/bench_forward.c
 bench_bench_forward_LDADD = $(BLAS_LIBS)
+
+# bench/bench_forward_level3: the same for SYRK, HERK and TRSM (Fortran and
+# CBLAS); `bench/bench_forward_level3 .libs/libtsshim.so` runs both sides.
+noinst_PROGRAMS += bench/bench_forward_level3
+bench_bench_forward_level3_SOURCES = bench/bench_forward_level3.c
+bench_bench_forward_level3_LDADD = $(BLAS_LIBS)
 include $(srcdir)/bench/e2e.mk

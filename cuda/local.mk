@@ -10,6 +10,7 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/cublas_gemm.c cuda/cublas_gemm.h \
 	cuda/gemm.c cuda/gemm.h \
 	cuda/compute.c cuda/compute.h \
+	cuda/level3_cublas.c cuda/level3_cublas.h \
 	cuda/small_call.c cuda/small_call.h \
 	cuda/pipeline.c cuda/pipeline.h \
 	cuda/staging.c cuda/staging.h \

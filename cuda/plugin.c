@@ -9,6 +9,7 @@
 #include "launcher.h"
 #include "context.h"
 #include "gemm.h"
+#include "level3_cublas.h"
 #include "residency.h"
 #include "staging.h"
 
@@ -58,4 +59,5 @@ __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .cache_alloc = ts_cache_alloc,
     .cache_free = ts_cache_free,
     .cache_upload = ts_cache_upload,
+    .level3 = ts_gpu_level3,
 };

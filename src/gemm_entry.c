@@ -10,6 +10,7 @@
 #include "gpu_backend.h"
 #include "host_scale.h"
 #include "learned_rates.h"
+#include "level3_gpu.h"
 #include "log.h"
 #include "operand_cache.h"
 #include "route.h"
@@ -94,10 +95,14 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
 {
     char why[256] = "no usable GPU";
     const ts_gpu_ops *g = ts_gpu();
-    if (g)
+    if (g && ts_routine_args(c->routine) != TS_ARGS_GEMM) {
+        if (ts_level3_gpu(g, c, cfg, why, sizeof why) == 0)
+            return 0;
+    } else if (g) {
         ts_cache_prepare(c, cfg, g);
-    if (g && g->gemm(c, cfg, why, sizeof why) == 0)
-        return 0;
+        if (g->gemm(c, cfg, why, sizeof why) == 0)
+            return 0;
+    }
     if (ts_call_on_device(c)) {
         /* No CPU can compute on device memory: say so, leave C as it was. */
         ts_log_error("%s on device memory could not run on the GPU (%s); C was not updated",

@@ -10,7 +10,7 @@
 #include "configuration.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 3
+#define TS_GPU_ABI 4
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
@@ -32,6 +32,9 @@ typedef struct {
     void *(*cache_alloc)(size_t bytes);
     void (*cache_free)(void *dev);
     int (*cache_upload)(void *dev, const void *host, size_t bytes, const ts_config *cfg);
+    /* A SYRK, HERK or TRSM call (src/level3_entry.h) run to completion, as
+     * gemm: cuBLAS, or the small-triangle TRSM kernel. */
+    int (*level3)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no

@@ -10,46 +10,55 @@ static int triangle(const ts_call *c)
 static int64_t first_row(const ts_call *c, int64_t j) { return triangle(c) && c->uplo == 'L' ? j : 0; }
 static int64_t end_row(const ts_call *c, int64_t j) { return triangle(c) && c->uplo == 'U' ? j + 1 : c->m; }
 
-/* One loop per element type; complex multiplies as the reference BLAS's
- * Fortran does, (br cr - bi ci, br ci + bi cr), except HERK's real beta,
- * which scales each part and leaves the diagonal real. */
-#define SCALE_REAL(T)                                                              \
+/* C = alpha X + beta C, or C = beta C without X: one loop per element
+ * type.  Complex numbers multiply as the reference BLAS's Fortran does,
+ * (br cr - bi ci, br ci + bi cr), except HERK's real alpha and beta, which
+ * scale each part, the diagonal kept real. */
+#define UPDATE_REAL(T)                                                             \
     do {                                                                           \
-        T beta = *(const T *)c->beta;                                              \
+        T alpha = *(const T *)c->alpha, beta = *(const T *)c->beta;                \
         for (int64_t j = 0; j < c->n; j++) {                                       \
             T *col = (T *)c->c + j * c->ldc;                                       \
-            for (int64_t i = first_row(c, j); i < end_row(c, j); i++)              \
-                col[i] = c->beta_zero ? (T)0 : beta * col[i];                      \
-        }                                                                          \
-    } while (0)
-
-#define SCALE_COMPLEX(T)                                                           \
-    do {                                                                           \
-        const T *beta = (const T *)c->beta;                                        \
-        int herk = ts_routine_args(c->routine) == TS_ARGS_HERK;                    \
-        for (int64_t j = 0; j < c->n; j++) {                                       \
-            T *col = (T *)c->c + 2 * j * c->ldc;                                   \
+            const T *xc = x ? (const T *)x + j * ldx : NULL;                       \
             for (int64_t i = first_row(c, j); i < end_row(c, j); i++) {            \
-                T re = col[2 * i], im = col[2 * i + 1];                            \
-                if (c->beta_zero) {                                                \
-                    col[2 * i] = col[2 * i + 1] = (T)0;                            \
-                } else if (herk) {                                                 \
-                    col[2 * i] = beta[0] * re;                                     \
-                    col[2 * i + 1] = i == j ? (T)0 : beta[0] * im;                 \
-                } else {                                                           \
-                    col[2 * i] = beta[0] * re - beta[1] * im;                      \
-                    col[2 * i + 1] = beta[0] * im + beta[1] * re;                  \
-                }                                                                  \
+                T bc = c->beta_zero ? (T)0 : beta * col[i];                        \
+                col[i] = xc ? alpha * xc[i] + bc : bc;                             \
             }                                                                      \
         }                                                                          \
     } while (0)
 
-void ts_host_scale(const ts_call *c)
+#define UPDATE_COMPLEX(T)                                                          \
+    do {                                                                           \
+        const T *alpha = (const T *)c->alpha, *beta = (const T *)c->beta;          \
+        int herk = ts_routine_args(c->routine) == TS_ARGS_HERK;                    \
+        for (int64_t j = 0; j < c->n; j++) {                                       \
+            T *col = (T *)c->c + 2 * j * c->ldc;                                   \
+            const T *xc = x ? (const T *)x + 2 * j * ldx : NULL;                   \
+            for (int64_t i = first_row(c, j); i < end_row(c, j); i++) {            \
+                T re = col[2 * i], im = col[2 * i + 1], br = 0, bi = 0;            \
+                if (!c->beta_zero && herk)                                         \
+                    br = beta[0] * re, bi = beta[0] * im;                          \
+                else if (!c->beta_zero)                                            \
+                    br = beta[0] * re - beta[1] * im, bi = beta[0] * im + beta[1] * re; \
+                if (xc && herk) {                                                  \
+                    br = alpha[0] * xc[2 * i] + br;                                \
+                    bi = alpha[0] * xc[2 * i + 1] + bi;                            \
+                } else if (xc) {                                                   \
+                    br = alpha[0] * xc[2 * i] - alpha[1] * xc[2 * i + 1] + br;     \
+                    bi = alpha[0] * xc[2 * i + 1] + alpha[1] * xc[2 * i] + bi;     \
+                }                                                                  \
+                col[2 * i] = br;                                                   \
+                col[2 * i + 1] = herk && i == j ? (T)0 : bi;                       \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+
+void ts_host_update(const ts_call *c, const void *x, int64_t ldx)
 {
     switch (c->prec) {
-    case TS_S: SCALE_REAL(float); break;
-    case TS_D: SCALE_REAL(double); break;
-    case TS_C: SCALE_COMPLEX(float); break;
-    default: SCALE_COMPLEX(double); break;
+    case TS_S: UPDATE_REAL(float); break;
+    case TS_D: UPDATE_REAL(double); break;
+    case TS_C: UPDATE_COMPLEX(float); break;
+    default: UPDATE_COMPLEX(double); break;
     }
 }

@@ -15,6 +15,7 @@ src_libtscore_la_SOURCES = \
 	src/gpu_backend.c src/gpu_backend.h \
 	src/gemm_entry.c src/gemm_entry.h \
 	src/level3_entry.c src/level3_entry.h \
+	src/level3_gpu.c src/level3_gpu.h \
 	src/launcher.c src/launcher.h \
 	src/learned_rates.c src/learned_rates.h \
 	src/learned_store.c src/learned_store.h \

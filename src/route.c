@@ -121,7 +121,10 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
     } else {
         ts_gpu_residency(c);
         int ready = ts_gpu_ready();
-        if (cfg->mode == TS_MODE_AUTO && !ts_call_on_device(c) && !ts_route_host_cpu(c, cfg))
+        /* SYRK, HERK and TRSM use the cache through their Gram GEMM only
+         * (src/level3_gpu.c): their own C is not a GEMM's. */
+        if (cfg->mode == TS_MODE_AUTO && !ts_call_on_device(c) && !ts_route_host_cpu(c, cfg) &&
+            ts_routine_args(c->routine) == TS_ARGS_GEMM)
             ts_cache_look(c, cfg, ready ? ts_gpu() : NULL);
         /* Starting the GPU on a thread of its own raced with a program that
          * ended meanwhile (a library's initialiser still running in dlopen

@@ -4,8 +4,8 @@
 # with TSSHIM_MODE=cpu and once with every call sent to the GPU (where there
 # is one). Each run must pass all its checks, error exits included, and
 # print nothing; the shim's exit report must show that it saw the tester's
-# ?gemm_ calls and ran none (cpu) or some and never fell back (gpu) on the
-# GPU. A last point checks that the summary checker rejects damaged copies
+# ?gemm_, ?syrk_, ?trsm_ (and ?herk_) calls and ran none (cpu) or some and
+# never fell back (gpu) on the GPU. A last point checks that the summary checker rejects damaged copies
 # of a passing summary, so that a pass means something.
 #
 # Environment: TSSHIM_LIB (the shim, required); TSSHIM_NETLIB_BIN (a folder
@@ -143,9 +143,17 @@ run_one() {
     if [ ! -r "$dir/tsshim.log" ]; then
         echo "# the shim wrote no report to $dir/tsshim.log"
         ok=no
-    elif ! check_report "$dir/tsshim.log" "$(echo "$t" | cut -c1)gemm" "$mode"; then
-        diag_file "$dir/tsshim.log"
-        ok=no
+    else
+        # Every routine of the tester the shim intercepts.
+        p=$(echo "$t" | cut -c1)
+        routines="${p}gemm ${p}syrk ${p}trsm"
+        case $p in c | z) routines="$routines ${p}herk" ;; esac
+        for r in $routines; do
+            if ! check_report "$dir/tsshim.log" "$r" "$mode"; then
+                diag_file "$dir/tsshim.log"
+                ok=no
+            fi
+        done
     fi
     if [ $ok = yes ]; then
         echo "ok $n - $t TSSHIM_MODE=$mode"

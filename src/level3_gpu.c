@@ -1,0 +1,85 @@
+/* A skinny SYRK or HERK (TSMTTSM: n skinny, k long) whose C the CPU can
+ * read is its Gram GEMM G = op(A) op(A)^T (^H) through the backend's gemm
+ * op, with A as both operands, into an n x n scratch (beta = 0), then the
+ * triangle C = alpha G + beta C on the host: the GEMM path's tuned TSMTTSM
+ * kernels, pipeline and operand cache serve it, and G is small.  Every other
+ * call goes to the backend's level3 op. */
+#include "level3_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "host_scale.h"
+#include "operand_cache.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int gram_path(const ts_call *c)
+{
+    ts_args kind = ts_routine_args(c->routine);
+    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && c->cls == TS_CLASS_TSMTTSM &&
+           !ts_residency_cpu_unreadable(c->res_c);
+}
+
+/* The trace names the GEMM path under the Gram route. */
+static const char *gram_name(const char *path)
+{
+    if (!path)
+        return "gram";
+    return !strcmp(path, "tuned") ? "gram+tuned" : !strcmp(path, "cublas") ? "gram+cublas" : "gram";
+}
+
+static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    static const float one_c[2] = { 1.0f, 0.0f };
+    static const double one_z[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    double t0 = now();
+    void *scratch = malloc((size_t)(c->n * c->n) * ts_elem_size(c->prec));
+    if (!scratch) {
+        snprintf(why, why_len, "no host memory for the %lld x %lld Gram matrix", (long long)c->n, (long long)c->n);
+        return -1;
+    }
+    ts_call gemm = *c;
+    gemm.routine = ts_gemm_routine(c->prec);
+    gemm.alpha = c->prec == TS_S || c->prec == TS_C ? (const void *)one_c : (const void *)one_z;
+    gemm.beta = zero;
+    gemm.alpha_zero = gemm.beta_one = 0;
+    gemm.beta_zero = 1;
+    gemm.uplo = 0;
+    gemm.c = scratch;
+    gemm.ldc = c->n;
+    gemm.res_c = TS_MEM_HOST;
+    /* The GEMM's own operands go through the operand cache: A may be held
+     * from earlier calls; the scratch is too small to be kept. */
+    ts_cache_prepare(&gemm, cfg, g);
+    int rc = g->gemm(&gemm, cfg, why, why_len);
+    ts_cache_finish(&gemm, rc == 0);
+    if (rc == 0)
+        ts_host_update(c, scratch, c->n);
+    free(scratch);
+    c->gpu_path = gram_name(gemm.gpu_path);
+    c->bytes_h2d = gemm.bytes_h2d;
+    c->bytes_d2h = gemm.bytes_d2h;
+    c->gpu_phases = gemm.gpu_phases;
+    c->gpu_seconds = now() - t0;
+    return rc;
+}
+
+int ts_level3_gpu(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    /* Only device operands bring such a call here: C = beta C needs no GPU
+     * when the CPU can write C. */
+    if (!ts_call_reads_ab(c) && !ts_residency_cpu_unreadable(c->res_c)) {
+        ts_host_scale(c);
+        c->gpu_path = "scale on host";
+        return 0;
+    }
+    return gram_path(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
+}
