@@ -20,5 +20,10 @@ bench_bench_forward_LDADD = $(BLAS_LIBS)
 # CBLAS); `bench/bench_forward_level3 .libs/libtsshim.so` runs both sides.
 noinst_PROGRAMS += bench/bench_forward_level3
 bench_bench_forward_level3_SOURCES = bench/bench_forward_level3.c
-bench_bench_forward_level3_LDADD = $(BLAS_LIBS)
+bench_bench_forward_level3_LDADD = $(BLAS_LIBS) -ldl
+# The BLAS that does nothing, for `bench_forward_level3 --null
+# bench/.libs/libnullblas.so .libs/libtsshim.so`.
+noinst_LTLIBRARIES += bench/libnullblas.la
+bench_libnullblas_la_SOURCES = bench/null_blas.c
+bench_libnullblas_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/bench
 include $(srcdir)/bench/e2e.mk

@@ -1,0 +1,23 @@
+/* A CPU BLAS that does nothing: bench_forward_level3 --null forwards to it
+ * (TSSHIM_CPU_BLAS), so that the difference between the two sides is the
+ * shim's own cost per call, free of the real BLAS's variation. */
+#define NULL_ROUTINE(name) \
+    __attribute__((visibility("default"))) void name(void); \
+    void name(void) { __asm__ volatile(""); }
+NULL_ROUTINE(ssyrk_)
+NULL_ROUTINE(dsyrk_)
+NULL_ROUTINE(csyrk_)
+NULL_ROUTINE(zsyrk_)
+NULL_ROUTINE(cherk_)
+NULL_ROUTINE(zherk_)
+NULL_ROUTINE(strsm_)
+NULL_ROUTINE(dtrsm_)
+NULL_ROUTINE(ctrsm_)
+NULL_ROUTINE(ztrsm_)
+NULL_ROUTINE(cblas_ssyrk)
+NULL_ROUTINE(cblas_dsyrk)
+NULL_ROUTINE(cblas_zsyrk)
+NULL_ROUTINE(cblas_zherk)
+NULL_ROUTINE(cblas_strsm)
+NULL_ROUTINE(cblas_dtrsm)
+NULL_ROUTINE(cblas_ztrsm)
