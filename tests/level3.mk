@@ -22,3 +22,15 @@ check_PROGRAMS += tests/test_level3_gpu
 tests_test_level3_gpu_SOURCES = tests/test_level3_gpu.c tests/ref_level3.c tests/ref_level3.h tests/tap.h
 tests_test_level3_gpu_LDADD = src/libtscore.la -lm
 TESTS += tests/test_level3_gpu
+
+# Device, managed and pinned operands (skipped without a device).
+EXTRA_DIST += tests/level3_device.sh
+if HAVE_CUDA
+check_PROGRAMS += tests/level3_device
+tests_level3_device_SOURCES = tests/level3_device.c tests/ref_level3.c tests/ref_level3.h tests/gpu_present.c \
+	tests/gpu_present.h tests/tap.h
+tests_level3_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_level3_device_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+tests_level3_device_LDADD = $(BLAS_LIBS) -lcudart -lm
+TESTS += tests/level3_device.sh
+endif
