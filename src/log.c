@@ -111,10 +111,16 @@ static const char *cache_state(const ts_call *c, int op) { return c->cache_state
 
 void ts_log_trace(const ts_call *c)
 {
+    /* SYRK, HERK and TRSM name the letters their GEMM-shaped descriptor lacks. */
+    char letters[32] = "";
+    if (c->side)
+        snprintf(letters, sizeof letters, " side=%c uplo=%c diag=%c", c->side, c->uplo, c->diag);
+    else if (c->uplo)
+        snprintf(letters, sizeof letters, " uplo=%c", c->uplo);
     ts_log(3,
-           "%s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld class=%s%s w=%lld mem=%s/%s/%s "
+           "%s %c%c%s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld class=%s%s w=%lld mem=%s/%s/%s "
            "run=%s (%s) path=%s cache=%s/%s/%s h2d=%llu d2h=%llu cpu_pred=%.3gs gpu_pred=%.3gs cpu=%.3gs gpu=%.3gs",
-           ts_routine_symbol(c->routine), c->transa, c->transb, (long long)c->m, (long long)c->n,
+           ts_routine_symbol(c->routine), c->transa, c->transb, letters, (long long)c->m, (long long)c->n,
            (long long)c->k, (long long)c->lda, (long long)c->ldb, (long long)c->ldc,
            ts_class_name(c->cls), c->mirror ? "(mirror)" : "", (long long)c->width,
            residency_name(c->res_a), residency_name(c->res_b), residency_name(c->res_c),
