@@ -13,6 +13,8 @@ E2E_SHRINK=16 E2E_ROUNDS=1 E2E_WARMUP_S=0 BENCH=$abs_top_builddir/bench/bench_e2
   sh "$abs_top_srcdir/bench/run-e2e.sh" "$tap_tmp/out" '' $cases >"$tap_tmp/table" 2>"$tap_tmp/err"
 tap_check $? "run-e2e.sh: exit status 0"
 sed 's/^/# /' "$tap_tmp/err"
+[ ! -s "$tap_tmp/err" ]
+tap_check $? "nothing on stderr (a wrong result, a failed run, a sanitizer's report)"
 for c in $cases; do
   awk -F, -v c="$c" '$1 == c && $NF == "ok" { found = 1 } END { exit !found }' "$tap_tmp/out/e2e.csv"
   tap_check $? "$c: the results of the plain, auto and gpu runs pass the check"
