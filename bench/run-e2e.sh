@@ -87,7 +87,8 @@ fi
 [ -n "$cases" ] || { echo "$0: no case matches E2E_CASES='${E2E_CASES:-}'" >&2; exit 2; }
 
 # One run: prints bench_e2e's CSV line then ",where" (gpu when the shim's
-# report counts an offloaded call, cpu otherwise, "-" without the shim).
+# report counts an offloaded call of the case's routine, cpu otherwise,
+# "-" without the shim; the reuse cases start the GPU with sgemm_).
 # A result that failed its check is also noted in $failures.
 run() { # case mode
   case $2 in
@@ -112,7 +113,8 @@ run() { # case mode
         *) line=$(E2E_WARMUP_S=$warm TSSHIM_MODE=$mode TSSHIM_VERBOSE=$verbose TSSHIM_LOG=$log LD_PRELOAD=$preload \
                     timeout "$limit" "$bench" "$1") ;;
       esac
-      where=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^offloaded=/) { split($i, v, "="); n += v[2] } }
+      routine=$(echo "$line" | cut -d, -f4)gemm_
+      where=$(awk -v r="$routine" '$2 == r { for (i = 3; i <= NF; i++) if ($i ~ /^offloaded=/) { split($i, v, "="); n += v[2] } }
                    END { print (n > 0 ? "gpu" : "cpu") }' "$log" 2>/dev/null) ;;
   esac
   case $line in *,FAIL) echo "$1 $2" >>"$failures" ;; esac
