@@ -154,9 +154,13 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
     if (ts_gpu_mem_refused(cfg, bytes * (int64_t)es, why, why_len))
         return cudaErrorMemoryAllocation;
     /* C goes up even when beta = 0: SYRK writes one triangle and the copy
-     * back carries the other unchanged. */
-    int need_a = ts_call_reads_ab(c);
-    cudaError_t err = need_a ? place(&a, c->res_a, es, 1, ctx, cfg, &c->bytes_h2d) : cudaSuccess;
+     * back carries the other unchanged.  A call that does not read A (alpha
+     * = 0) passes it as received, for cuBLAS's argument checks only. */
+    cudaError_t err = cudaSuccess;
+    if (ts_call_reads_ab(c))
+        err = place(&a, c->res_a, es, 1, ctx, cfg, &c->bytes_h2d);
+    else
+        a.dev = (void *)c->a, a.dev_ld = c->lda;
     if (!err)
         err = place(&cm, c->res_c, es, 1, ctx, cfg, &c->bytes_h2d);
     if (!err)

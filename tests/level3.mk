@@ -34,3 +34,10 @@ tests_level3_device_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 tests_level3_device_LDADD = $(BLAS_LIBS) -lcudart -lm
 TESTS += tests/level3_device.sh
 endif
+
+# The entry points' forwarding check (assembly on x86-64) against its C definition.
+check_PROGRAMS += tests/test_forward_level3
+tests_test_forward_level3_SOURCES = tests/test_forward_level3.c tests/tap.h shim/entry_points.c
+tests_test_forward_level3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
+tests_test_forward_level3_LDADD = src/libtscore.la
+TESTS += tests/test_forward_level3

@@ -1,0 +1,245 @@
+/* The SYRK, HERK and TRSM entry points' forwarding check
+ * (shim/level3_adapters.h: assembly on x86-64, Fortran and CBLAS) against
+ * its C definition, ts_gate_lane_cpu, and against the expected answer per
+ * case, as tests/test_forward_entry does for the GEMMs.  The "CPU BLAS" is
+ * recorders: the one in the open lane (the entry's jump) and the resolved
+ * routine (what the full path forwards to), so the path a call took is
+ * seen, the stack arguments are checked to arrive untouched, and no real
+ * BLAS runs. */
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "configuration.h"
+#include "cpu_blas.h"
+#include "gemm_entry.h"
+#include "tap.h"
+
+static int jumped, forwarded;
+static const void *seen; /* the last pointer argument, or the matrix a CBLAS call writes */
+static int seen_ld;      /* a CBLAS call's last argument */
+
+#define SYRK_F77 const char *u, const char *t, const int *n, const int *k, const void *al, const void *a, \
+                 const int *lda, const void *be, void *c, const int *ldc, size_t l1, size_t l2
+#define TRSM_F77 const char *sd, const char *u, const char *t, const char *d, const int *m, const int *n,  \
+                 const void *al, const void *a, const int *lda, void *b, const int *ldb, size_t l1, size_t l2, \
+                 size_t l3, size_t l4
+void ssyrk_(SYRK_F77); void dsyrk_(SYRK_F77); void csyrk_(SYRK_F77); void zsyrk_(SYRK_F77);
+void cherk_(SYRK_F77); void zherk_(SYRK_F77);
+void strsm_(TRSM_F77); void dtrsm_(TRSM_F77); void ctrsm_(TRSM_F77); void ztrsm_(TRSM_F77);
+void cblas_ssyrk(int, int, int, int, int, float, const void *, int, float, void *, int);
+void cblas_dsyrk(int, int, int, int, int, double, const void *, int, double, void *, int);
+void cblas_csyrk(int, int, int, int, int, const void *, const void *, int, const void *, void *, int);
+void cblas_zsyrk(int, int, int, int, int, const void *, const void *, int, const void *, void *, int);
+void cblas_cherk(int, int, int, int, int, float, const void *, int, float, void *, int);
+void cblas_zherk(int, int, int, int, int, double, const void *, int, double, void *, int);
+void cblas_strsm(int, int, int, int, int, int, int, float, const void *, int, void *, int);
+void cblas_dtrsm(int, int, int, int, int, int, int, double, const void *, int, void *, int);
+void cblas_ctrsm(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
+void cblas_ztrsm(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
+
+static int *counter(int lane) { return lane ? &jumped : &forwarded; }
+
+#define REC_SYRK_F77(name, lane) \
+    static void name(SYRK_F77) \
+    { \
+        (void)u, (void)t, (void)n, (void)k, (void)al, (void)a, (void)lda, (void)be, (void)c, (void)l1, (void)l2; \
+        ++*counter(lane); \
+        seen = ldc; \
+    }
+#define REC_TRSM_F77(name, lane) \
+    static void name(TRSM_F77) \
+    { \
+        (void)sd, (void)u, (void)t, (void)d, (void)m, (void)n, (void)al, (void)a, (void)lda, (void)b; \
+        (void)l1, (void)l2, (void)l3, (void)l4; \
+        ++*counter(lane); \
+        seen = ldb; \
+    }
+#define REC_SYRK_CBLAS(name, scalar, lane) \
+    static void name(int lo, int u, int t, int n, int k, scalar al, const void *a, int lda, scalar be, void *c, int ldc) \
+    { \
+        (void)lo, (void)u, (void)t, (void)n, (void)k, (void)al, (void)a, (void)lda, (void)be; \
+        ++*counter(lane); \
+        seen = c, seen_ld = ldc; \
+    }
+#define REC_TRSM_CBLAS(name, scalar, lane) \
+    static void name(int lo, int sd, int u, int t, int d, int m, int n, scalar al, const void *a, int lda, void *b, \
+                     int ldb) \
+    { \
+        (void)lo, (void)sd, (void)u, (void)t, (void)d, (void)m, (void)n, (void)al, (void)a, (void)lda; \
+        ++*counter(lane); \
+        seen = b, seen_ld = ldb; \
+    }
+REC_SYRK_F77(lane_syrk, 1)
+REC_SYRK_F77(resolved_syrk, 0)
+REC_TRSM_F77(lane_trsm, 1)
+REC_TRSM_F77(resolved_trsm, 0)
+REC_SYRK_CBLAS(lane_syrk_s, float, 1)
+REC_SYRK_CBLAS(lane_syrk_d, double, 1)
+REC_SYRK_CBLAS(lane_syrk_z, const void *, 1)
+REC_SYRK_CBLAS(resolved_syrk_s, float, 0)
+REC_SYRK_CBLAS(resolved_syrk_d, double, 0)
+REC_SYRK_CBLAS(resolved_syrk_z, const void *, 0)
+REC_TRSM_CBLAS(lane_trsm_s, float, 1)
+REC_TRSM_CBLAS(lane_trsm_d, double, 1)
+REC_TRSM_CBLAS(lane_trsm_z, const void *, 1)
+REC_TRSM_CBLAS(resolved_trsm_s, float, 0)
+REC_TRSM_CBLAS(resolved_trsm_d, double, 0)
+REC_TRSM_CBLAS(resolved_trsm_z, const void *, 0)
+
+static ts_gemm_fn fn(void (*f)(void)) { return (ts_gemm_fn)f; }
+#define FN(f) fn((void (*)(void))(f))
+
+/* The recorders of routine r: in its lane (lane = 1) or as its resolved CPU routine. */
+static ts_gemm_fn recorder(ts_routine r, int lane)
+{
+    int trsm = ts_routine_args(r) == TS_ARGS_TRSM;
+    if (ts_routine_abi(r) == TS_ABI_F77)
+        return trsm ? (lane ? FN(lane_trsm) : FN(resolved_trsm)) : (lane ? FN(lane_syrk) : FN(resolved_syrk));
+    switch (ts_routine_scalar_prec(r)) {
+    case TS_S: return trsm ? (lane ? FN(lane_trsm_s) : FN(resolved_trsm_s)) : (lane ? FN(lane_syrk_s) : FN(resolved_syrk_s));
+    case TS_D: return trsm ? (lane ? FN(lane_trsm_d) : FN(resolved_trsm_d)) : (lane ? FN(lane_syrk_d) : FN(resolved_syrk_d));
+    default: return trsm ? (lane ? FN(lane_trsm_z) : FN(resolved_trsm_z)) : (lane ? FN(lane_syrk_z) : FN(resolved_syrk_z));
+    }
+}
+
+/* C (or B) of the full path's scaling cases: 8 x 8 complex at most. */
+static double cmat[2 * 64];
+
+typedef struct {
+    int d1, d2;        /* SYRK, HERK: n, k; TRSM: m, n */
+    char side;         /* TRSM: 'L', 'l' or 'R' */
+    const void *alpha; /* in the routine's scalar precision */
+} l3_case;
+
+/* Calls routine r's entry point: 1 when it jumped to the lane (the stack
+ * arguments arriving untouched), 0 when the full path ran, -1 otherwise. */
+static int entry_jumps(ts_routine r, const l3_case *cs)
+{
+    static const double beta[2] = { 0.0, 0.0 };
+    const void *al = cs->alpha;
+    int d1 = cs->d1, d2 = cs->d2, ld = 8;
+    char side[2] = { cs->side, 0 };
+    jumped = forwarded = 0;
+    seen = NULL, seen_ld = -1;
+    atomic_store(&ts_lanes[r]->cpu, recorder(r, 1));
+    const void *want = &ld;
+    int cblas = ts_routine_abi(r) == TS_ABI_CBLAS, left = cs->side == 'L' || cs->side == 'l' ? 141 : 142;
+    float fa = *(const float *)al;
+    double da = *(const double *)al;
+    switch (r) {
+    case TS_R_ssyrk_: ssyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_dsyrk_: dsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_csyrk_: csyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_zsyrk_: zsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_cherk_: cherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_zherk_: zherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
+    case TS_R_strsm_: strsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
+    case TS_R_dtrsm_: dtrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
+    case TS_R_ctrsm_: ctrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
+    case TS_R_ztrsm_: ztrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
+    case TS_R_cblas_ssyrk: cblas_ssyrk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;
+    case TS_R_cblas_dsyrk: cblas_dsyrk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;
+    case TS_R_cblas_csyrk: cblas_csyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;
+    case TS_R_cblas_zsyrk: cblas_zsyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;
+    case TS_R_cblas_cherk: cblas_cherk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;
+    case TS_R_cblas_zherk: cblas_zherk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;
+    case TS_R_cblas_strsm: cblas_strsm(102, left, 121, 111, 131, d1, d2, fa, cmat, ld, cmat, ld); break;
+    case TS_R_cblas_dtrsm: cblas_dtrsm(102, left, 121, 111, 131, d1, d2, da, cmat, ld, cmat, ld); break;
+    case TS_R_cblas_ctrsm: cblas_ctrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
+    case TS_R_cblas_ztrsm: cblas_ztrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
+    default: return -1;
+    }
+    if (jumped == 1 && forwarded == 0)
+        return (cblas ? seen == cmat && seen_ld == ld : seen == want) ? 1 : -1;
+    return jumped == 0 ? 0 : -1;
+}
+
+/* ts_gate_lane_cpu with the adapters' dimensions: SYRK n n k, TRSM m n and the triangle. */
+static int c_check_jumps(ts_routine r, const l3_case *cs)
+{
+    int d1 = cs->d1, d2 = cs->d2;
+    atomic_store(&ts_lanes[r]->cpu, recorder(r, 1));
+    if (ts_routine_args(r) == TS_ARGS_TRSM)
+        return ts_gate_lane_cpu(r, &d1, &d2, cs->side == 'L' || cs->side == 'l' ? &d1 : &d2, cs->alpha) ==
+               recorder(r, 1);
+    return ts_gate_lane_cpu(r, &d1, &d1, &d2, cs->alpha) == recorder(r, 1);
+}
+
+int main(void)
+{
+    if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
+        tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
+        return tap_done();
+    }
+    for (int r = 0; r < TS_NROUTINE; r++)
+        if (ts_routine_args((ts_routine)r) != TS_ARGS_GEMM)
+            atomic_store(&ts_cpu_resolved[r], recorder((ts_routine)r, 0));
+
+    /* The first forwarded call opens its lane, when the loader watch vouches. */
+    const double one[2] = { 1.0, 0.0 };
+    int eight = 8;
+    dsyrk_("U", "N", &eight, &eight, one, cmat, &eight, one, cmat, &eight, 1, 1);
+    ts_gemm_fn opened = atomic_load(&ts_lanes[TS_R_dsyrk_]->cpu);
+    tap_ok(forwarded == 1 && opened == (ts_gate.startup_tail ? recorder(TS_R_dsyrk_, 0) : NULL),
+           "the first small call takes the full path to the CPU BLAS and opens its lane");
+    if (!ts_gate.startup_tail) {
+        tap_skip("the loader watch cannot vouch here: no lane opens");
+        return tap_done();
+    }
+
+    const double zero[2] = { 0.0, 0.0 }, negzero[2] = { -0.0, -0.0 }, imag[2] = { 0.0, 1.0 };
+    const double nan2[2] = { NAN, 0.0 };
+    const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f }, negzero_s[2] = { -0.0f, 0.0f };
+    const float imag_s[2] = { 0.0f, 1.0f };
+    static const int max = INT_MAX;
+    int ok = 1, cases = 0;
+    for (int r = 0; r < TS_NROUTINE; r++) {
+        ts_routine rt = (ts_routine)r;
+        ts_args kind = ts_routine_args(rt);
+        if (kind == TS_ARGS_GEMM)
+            continue;
+        ts_prec sp = ts_routine_scalar_prec(rt);
+        int single = sp == TS_S || sp == TS_C, complex = ts_prec_is_complex(sp), trsm = kind == TS_ARGS_TRSM;
+        const void *one_p = single ? (const void *)one_s : one, *zero_p = single ? (const void *)zero_s : zero;
+        const void *negzero_p = single ? (const void *)negzero_s : negzero, *imag_p = single ? (const void *)imag_s : imag;
+        /* Dimensions where the triangle's side decides: m n n is above the
+         * lane's bound, m m n below (side L). */
+        int bound = (int)(ts_lanes[r]->mnk_below < INT_MAX ? ts_lanes[r]->mnk_below : INT_MAX);
+        int wide = bound / 2 + 1;
+        const struct {
+            l3_case c;
+            int jumps;
+        } table[] = {
+            { { 8, 8, 'L', one_p }, 1 },        { { 8, 8, 'R', one_p }, 1 },      { { 8, 8, 'l', one_p }, 1 },
+            { { 8, 8, 'L', zero_p }, 0 },       { { 8, 8, 'L', negzero_p }, 0 },
+            { { 8, 8, 'L', imag_p }, complex }, { { 8, 8, 'L', single ? (const void *)one_s : nan2 }, 1 },
+            { { 0, 8, 'L', one_p }, 0 },        { { 8, 0, 'L', one_p }, 0 },      { { -1, 8, 'L', one_p }, 0 },
+            { { 8, -1, 'L', one_p }, 0 },       { { max, max, 'L', one_p }, 0 },
+            /* TRSM: a 1 x wide B solved from the left (m m n = wide) or the
+             * right (m n n = wide^2); SYRK: n n k = wide either way. */
+            { { 1, wide, 'L', one_p }, 1 },     { { 1, wide, 'R', one_p }, !trsm }, { { 1, wide, 'l', one_p }, 1 },
+        };
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+            int e = entry_jumps(rt, &table[i].c), cc = c_check_jumps(rt, &table[i].c);
+            cases++;
+            if (e != table[i].jumps || cc != table[i].jumps) {
+                tap_diag("%s case %zu: entry %d, C check %d, expected %d", ts_routine_symbol(rt), i, e, cc,
+                         table[i].jumps);
+                ok = 0;
+            }
+        }
+    }
+    tap_ok(ok, "SYRK, HERK and TRSM entry points (Fortran and CBLAS) and the C check agree with the expected "
+               "path on %d cases, stack arguments untouched", cases);
+
+    /* An object loaded after startup (it could be the CUDA driver): full path. */
+    struct link_map *tail = ts_gate.startup_tail;
+    l3_case small = { 8, 8, 'L', one };
+    ts_gate.startup_tail = _r_debug.r_map;
+    int after_load = entry_jumps(TS_R_dtrsm_, &small) + entry_jumps(TS_R_cblas_dsyrk, &small);
+    ts_gate.startup_tail = tail;
+    tap_ok(_r_debug.r_map->l_next && after_load == 0 && entry_jumps(TS_R_dtrsm_, &small) == 1,
+           "a later object in the loader's list sends calls to the full path");
+    return tap_done();
+}
