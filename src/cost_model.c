@@ -30,8 +30,17 @@ const ts_profile ts_profile_defaults = {
 
 double ts_call_flops(const ts_call *c) { return ts_routine_flops(c->routine, c->m, c->n, c->k); }
 
-static double size_a(const ts_call *c) { return (double)c->m * (double)c->k * (double)ts_elem_size(c->prec); }
-static double size_b(const ts_call *c) { return (double)c->k * (double)c->n * (double)ts_elem_size(c->prec); }
+/* TRSM's descriptor (src/level3_entry.h): A is the k x k triangle, B the
+ * m x n matrix it solves. */
+static int trsm(const ts_call *c) { return ts_routine_args(c->routine) == TS_ARGS_TRSM; }
+static double size_a(const ts_call *c)
+{
+    return (double)(trsm(c) ? c->k : c->m) * (double)c->k * (double)ts_elem_size(c->prec);
+}
+static double size_b(const ts_call *c)
+{
+    return (double)(trsm(c) ? c->m : c->k) * (double)c->n * (double)ts_elem_size(c->prec);
+}
 static double size_c(const ts_call *c) { return (double)c->m * (double)c->n * (double)ts_elem_size(c->prec); }
 
 double ts_call_bytes(const ts_call *c)

@@ -70,6 +70,11 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
     c->gpu_phases = NULL;
 }
 
+/* Only GEMMs teach the learned rates: their cells are keyed by class and
+ * size, and a SYRK or TRSM of a GEMM's shape runs at rates of its own (a
+ * TRSM's host data takes no pipeline) that would skew the GEMMs'. */
+static int learns(const ts_call *c) { return ts_routine_args(c->routine) == TS_ARGS_GEMM; }
+
 /* A call the cost model placed on the CPU is timed, so the model learns the
  * CPU's real rate (two clock reads, on calls of at least TSSHIM_MIN_FLOPS). */
 static void forward_measured(ts_call *c)
@@ -79,7 +84,8 @@ static void forward_measured(ts_call *c)
     ts_forward(c);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->cpu_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    ts_learned_record(TS_SIDE_CPU, c, c->model_cpu_s, c->cpu_seconds);
+    if (learns(c))
+        ts_learned_record(TS_SIDE_CPU, c, c->model_cpu_s, c->cpu_seconds);
 }
 
 /* One warning per process at level 1; later ones at level 2. */
@@ -195,7 +201,7 @@ void ts_gemm(ts_call *c)
     case TS_ACTION_SCALE_ON_HOST: ts_host_scale(c); break;
     case TS_ACTION_GPU:
         fell_back = run_on_gpu(c, cfg);
-        if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0)
+        if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0 && learns(c))
             ts_learned_record(TS_SIDE_GPU, c, c->model_gpu_s, c->gpu_seconds);
         break;
     case TS_ACTION_NONE: break;
