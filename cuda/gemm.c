@@ -7,7 +7,6 @@
 #include "pipeline.h"
 #include "small_call.h"
 #include "staged_copy.h"
-#include "staging.h"
 
 int ts_gpu_home;
 
@@ -37,16 +36,9 @@ static cudaError_t in_place(const ts_call *c, ts_gpu_context *ctx, const ts_conf
 
 /* The call as the device runs it: host operands with a device copy equal
  * to them (the operand cache, src/operand_cache.h) are read there, and C is
- * computed there and then sent back whole.  C is left to the normal paths
- * when a column of it does not fit a staging buffer: the download could
- * then fail part way through a column, which the CPU cannot finish. */
-static ts_call device_view(ts_call *c, const ts_config *cfg)
+ * computed there and then sent back whole. */
+static ts_call device_view(const ts_call *c)
 {
-    int nbuf;
-    size_t buf;
-    ts_staging_layout(cfg->staging_mb << 20, &nbuf, &buf);
-    if (c->cache_dev[TS_OP_C] && (size_t)c->m * ts_elem_size(c->prec) > buf)
-        c->cache_dev[TS_OP_C] = NULL;
     ts_call d = *c;
     if (c->cache_dev[TS_OP_A])
         d.a = c->cache_dev[TS_OP_A], d.res_a = TS_MEM_DEVICE;
@@ -90,7 +82,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     int rc = 0;
 
     why[0] = 0;
-    ts_call d = device_view(c, cfg);
+    ts_call d = device_view(c);
     cudaError_t err = cudaGetDevice(&prev);
     if (!err && prev != dev)
         err = cudaSetDevice(dev);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "log.h"
+#include "slicing.h"
 #include "write_tracker.h"
 
 /* Stale spans an entry records before it merges them into one. */
@@ -226,9 +227,8 @@ static int make_room(size_t len)
     return 1;
 }
 
-/* A new entry for v, referenced; its copy is sent unless the call is
- * about to overwrite all of it (`fill` = 0: C with beta = 0, no gaps). */
-static entry *create(ts_call *c, const view *v, int fill, const ts_config *cfg)
+/* A new entry for v, referenced, its copy sent. */
+static entry *create(ts_call *c, const view *v, const ts_config *cfg)
 {
     char why[160];
     if (v->len > budget || !make_room(v->len)) {
@@ -245,7 +245,7 @@ static entry *create(ts_call *c, const view *v, int fill, const ts_config *cfg)
     }
     entry *e = calloc(1, sizeof *e);
     char *dev = e ? gpu->cache_alloc(v->len) : NULL;
-    if (!dev || (fill && gpu->cache_upload(dev, v->host, v->len, cfg))) {
+    if (!dev || gpu->cache_upload(dev, v->host, v->len, cfg)) {
         if (dev)
             gpu->cache_free(dev);
         free(e);
@@ -257,8 +257,7 @@ static entry *create(ts_call *c, const view *v, int fill, const ts_config *cfg)
     entries = e;
     used += v->len;
     count.created++;
-    if (fill)
-        c->bytes_h2d += v->len;
+    c->bytes_h2d += v->len;
     return e;
 }
 
@@ -273,6 +272,17 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
     }
     e->nstale = 0;
     return 0;
+}
+
+/* C's copy is sent back through the staging buffers a column at a time at
+ * least (cuda/gemm.c): a download failing part way through a column would
+ * leave it neither old nor new. */
+static int c_fits(const ts_call *c, const ts_config *cfg)
+{
+    int nbuf;
+    size_t buf;
+    ts_staging_layout(cfg->staging_mb << 20, &nbuf, &buf);
+    return (size_t)c->m * ts_elem_size(c->prec) <= buf;
 }
 
 void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
@@ -294,7 +304,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         budget_known = 1;
     }
     for (int op = 0; op < TS_NOP; op++) {
-        if (!operand_view(c, op, &v))
+        if (!operand_view(c, op, &v) || (op == TS_OP_C && !c_fits(c, cfg)))
             continue;
         entry *e = c->cached[op];
         if (e && e->dead) {
@@ -306,7 +316,13 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
             e = acquire(&v);
         const char *state = "hit";
         if (!e) {
-            e = create(c, &v, !(op == TS_OP_C && c->beta_zero && v.contiguous), cfg);
+            /* A C the call only writes gets no entry: tracking it would make
+             * every write-back fault on each page, for a copy no later call
+             * may read.  One that is already an operand's copy keeps the
+             * result (the chain W = A V, V = W Q). */
+            if (op == TS_OP_C && c->beta_zero)
+                continue;
+            e = create(c, &v, cfg);
             state = "new";
         } else if (e->nstale) {
             if (refresh(c, e, cfg)) {
