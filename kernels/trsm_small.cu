@@ -7,10 +7,11 @@
  * packed lower triangle M' (an upper M is reversed: M'(i, l) = M(t-1-i,
  * t-1-l), the line's elements taken in reverse order), off-diagonal
  * elements negated so that the substitution is a chain of FMAs; then each
- * thread solves one line at a time with the line in registers (the
- * triangle's order t <= TMAX, unrolled at compile time).  For side R,
- * consecutive threads read consecutive rows: B is read and written once,
- * coalesced. */
+ * thread solves one line at a time, CHUNK elements per step in registers
+ * (unrolled at compile time): the elements of earlier steps, already back in
+ * B, are read again for their contribution.  For side R, consecutive
+ * threads read consecutive rows: B is read once (and its solved part again
+ * from cache) and written once, coalesced. */
 #include "tsk_trsm.h"
 
 #include "tsk_complex.cuh"
@@ -70,10 +71,16 @@ template <typename T> __device__ __forceinline__ T m_prime(const T *a, const trs
 
 __device__ __forceinline__ int64_t packed(int i, int l) { return (int64_t)i * (i + 1) / 2 + l; }
 
-template <typename T, int TMAX>
+/* Element i of the solve order within a line: reversed when M is upper. */
+__device__ __forceinline__ int elem(const trsm_shape &s, int i) { return s.lower ? i : s.t - 1 - i; }
+
+/* Elements of a line solved per step, in registers. */
+#define CHUNK 16
+
+template <typename T>
 __global__ void __launch_bounds__(128) trsm_lines(const T *__restrict__ a, T *__restrict__ b, trsm_shape s, T alpha)
 {
-    extern __shared__ unsigned char shared_raw[];
+    extern __shared__ __align__(16) unsigned char shared_raw[];
     T *m = reinterpret_cast<T *>(shared_raw);
     for (int idx = threadIdx.x; idx < s.t * s.t; idx += blockDim.x) {
         int i = idx / s.t, l = idx % s.t;
@@ -88,26 +95,39 @@ __global__ void __launch_bounds__(128) trsm_lines(const T *__restrict__ a, T *__
         /* Element e of the line: B(e, line) for side L, B(line, e) for side R. */
         T *base = s.left ? b + line * s.ldb : b + line;
         const int64_t step = s.left ? 1 : s.ldb;
-        T x[TMAX];
+        for (int c0 = 0; c0 < s.t; c0 += CHUNK) {
+            T x[CHUNK];
 #pragma unroll
-        for (int i = 0; i < TMAX; i++) {
-            if (i < s.t) {
-                int e = s.lower ? i : s.t - 1 - i;
-                T v = tsk_mul(alpha, base[e * step]);
+            for (int i = 0; i < CHUNK; i++)
+                if (c0 + i < s.t)
+                    x[i] = tsk_mul(alpha, base[elem(s, c0 + i) * step]);
+            /* The elements solved in earlier steps, already back in B. */
+            for (int l = 0; l < c0; l++) {
+                T xl = base[elem(s, l) * step];
 #pragma unroll
-                for (int l = 0; l < i; l++)
-                    v = tsk_fma(m[packed(i, l)], x[l], v);
-                x[i] = s.unit ? v : tsk_div(v, m[packed(i, i)]);
+                for (int i = 0; i < CHUNK; i++)
+                    if (c0 + i < s.t)
+                        x[i] = tsk_fma(m[packed(c0 + i, l)], xl, x[i]);
             }
-        }
 #pragma unroll
-        for (int i = 0; i < TMAX; i++)
-            if (i < s.t)
-                base[(s.lower ? i : s.t - 1 - i) * step] = x[i];
+            for (int i = 0; i < CHUNK; i++) {
+                if (c0 + i < s.t) {
+#pragma unroll
+                    for (int l = 0; l < i; l++)
+                        x[i] = tsk_fma(m[packed(c0 + i, c0 + l)], x[l], x[i]);
+                    if (!s.unit)
+                        x[i] = tsk_div(x[i], m[packed(c0 + i, c0 + i)]);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < CHUNK; i++)
+                if (c0 + i < s.t)
+                    base[elem(s, c0 + i) * step] = x[i];
+        }
     }
 }
 
-template <typename T, int TMAX>
+template <typename T>
 cudaError_t launch(const ts_call *call, const void *a, void *b, const trsm_shape &s, cudaStream_t stream)
 {
     T alpha;
@@ -118,21 +138,9 @@ cudaError_t launch(const ts_call *call, const void *a, void *b, const trsm_shape
     if (blocks > 8192)
         blocks = 8192;
     size_t shared = (size_t)s.t * (s.t + 1) / 2 * sizeof(T);
-    trsm_lines<T, TMAX><<<(unsigned)blocks, threads, shared, stream>>>(static_cast<const T *>(a),
-                                                                      static_cast<T *>(b), s, alpha);
+    trsm_lines<T><<<(unsigned)blocks, threads, shared, stream>>>(static_cast<const T *>(a), static_cast<T *>(b), s,
+                                                                alpha);
     return cudaGetLastError();
-}
-
-template <typename T>
-cudaError_t launch_order(const ts_call *call, const void *a, void *b, const trsm_shape &s, cudaStream_t stream)
-{
-    if (s.t <= 8)
-        return launch<T, 8>(call, a, b, s, stream);
-    if (s.t <= 16)
-        return launch<T, 16>(call, a, b, s, stream);
-    if (s.t <= 32)
-        return launch<T, 32>(call, a, b, s, stream);
-    return launch<T, 64>(call, a, b, s, stream);
 }
 
 } // namespace
@@ -156,10 +164,10 @@ extern "C" tsk_status tsk_trsm(const ts_call *call, const void *a, int64_t lda, 
     s.lower = s.left ? op_lower : !op_lower;
     cudaError_t err;
     switch (call->prec) {
-    case TS_S: err = launch_order<float>(call, a, b, s, stream); break;
-    case TS_D: err = launch_order<double>(call, a, b, s, stream); break;
-    case TS_C: err = launch_order<float2>(call, a, b, s, stream); break;
-    default: err = launch_order<double2>(call, a, b, s, stream); break;
+    case TS_S: err = launch<float>(call, a, b, s, stream); break;
+    case TS_D: err = launch<double>(call, a, b, s, stream); break;
+    case TS_C: err = launch<float2>(call, a, b, s, stream); break;
+    default: err = launch<double2>(call, a, b, s, stream); break;
     }
     return err == cudaSuccess ? TSK_RAN : TSK_ERROR;
 }
