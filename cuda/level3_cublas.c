@@ -1,10 +1,10 @@
-/* The backend's level3 op: SYRK, HERK and TRSM calls that do not take the
- * Gram route of src/level3_gpu.c, i.e. large regular ones the cost model
- * sends to the GPU, TRSM with a tall B, and any call with device operands.
- * Device and managed operands are used in place; host ones make one round
- * trip through device buffers from the context's pool (these calls are
- * compute-heavy or small: the GEMM pipeline's slicing does not apply to a
- * triangular solve's dependencies).  TRSM with a triangle up to
+/* The backend's level3 op: TRSM, SYRK and HERK with C in device memory,
+ * and the Gram matrix of the other SYRK and HERK calls that are not skinny
+ * (src/level3_gpu.c passes it as the call with alpha = 1, beta = 0 and C a
+ * host scratch).  Device and managed operands are used in place; host ones
+ * make one round trip through device buffers from the context's pool (these
+ * calls are compute-heavy or small: the GEMM pipeline's slicing does not
+ * apply to a triangular solve's dependencies).  TRSM with a triangle up to
  * TSK_TRSM_MAX_ORDER runs kernels/trsm_small.cu, everything else cuBLAS. */
 #include "level3_cublas.h"
 
@@ -114,6 +114,8 @@ typedef struct {
     int copied;
 } operand;
 
+/* upload = 0: the device copy starts as zeros (a SYRK's C with beta = 0,
+ * which must not be read: NaN there must not reach the result). */
 static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_gpu_context *ctx,
                          const ts_config *cfg, uint64_t *h2d)
 {
@@ -132,7 +134,7 @@ static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_g
         return err;
     }
     if (!upload)
-        return cudaSuccess;
+        return cudaMemsetAsync(o->dev, 0, (size_t)(o->dev_ld * o->cols) * es, ctx->stream);
     err = ts_gpu_fault(cfg, "copy");
     if (!err)
         err = cudaMemcpy2DAsync(o->dev, (size_t)o->dev_ld * es, o->host, (size_t)o->ld * es, (size_t)o->rows * es,
@@ -153,16 +155,17 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
                     (ts_residency_gpu_reads(c->res_c) ? 0 : cm.rows * cm.cols);
     if (ts_gpu_mem_refused(cfg, bytes * (int64_t)es, why, why_len))
         return cudaErrorMemoryAllocation;
-    /* C goes up even when beta = 0: SYRK writes one triangle and the copy
-     * back carries the other unchanged.  A call that does not read A (alpha
-     * = 0) passes it as received, for cuBLAS's argument checks only. */
+    /* A call that does not read A (alpha = 0) passes it as received, for
+     * cuBLAS's argument checks only.  A host C goes up unless beta = 0 (a
+     * SYRK writes one triangle and the copy back carries the other as it
+     * was; the core's Gram scratch has beta = 0). */
     cudaError_t err = cudaSuccess;
     if (ts_call_reads_ab(c))
         err = place(&a, c->res_a, es, 1, ctx, cfg, &c->bytes_h2d);
     else
         a.dev = (void *)c->a, a.dev_ld = c->lda;
     if (!err)
-        err = place(&cm, c->res_c, es, 1, ctx, cfg, &c->bytes_h2d);
+        err = place(&cm, c->res_c, es, trsm_call || !c->beta_zero, ctx, cfg, &c->bytes_h2d);
     if (!err)
         err = compute(c, a.dev, a.dev_ld, cm.dev, cm.dev_ld, ctx, cfg, path);
     if (!err && cm.copied) {

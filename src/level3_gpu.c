@@ -1,9 +1,12 @@
-/* A skinny SYRK or HERK (TSMTTSM: n skinny, k long) whose C the CPU can
- * read is its Gram GEMM G = op(A) op(A)^T (^H) through the backend's gemm
- * op, with A as both operands, into an n x n scratch (beta = 0), then the
- * triangle C = alpha G + beta C on the host: the GEMM path's tuned TSMTTSM
- * kernels, pipeline and operand cache serve it, and G is small.  Every other
- * call goes to the backend's level3 op. */
+/* SYRK and HERK whose C the CPU can write compute G = op(A) op(A)^T (^H)
+ * on the GPU into an n x n host scratch (alpha = 1, beta = 0), then the
+ * triangle C = alpha G + beta C on the host: C never crosses PCIe, and beta
+ * = 0 never reads it.  A skinny call (TSMTTSM: n skinny, k long) takes G
+ * as a GEMM through the backend's gemm op, A as both operands (the tuned
+ * TSMTTSM kernels, the pipeline and the operand cache serve it); any other
+ * takes it from the level3 op (cuBLAS SYRK or HERK, half a GEMM's flops).
+ * TRSM, and SYRK or HERK with C in device memory, go to the level3 op as
+ * they are. */
 #include "level3_gpu.h"
 
 #include <stdio.h>
@@ -24,8 +27,7 @@ static double now(void)
 static int gram_path(const ts_call *c)
 {
     ts_args kind = ts_routine_args(c->routine);
-    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && c->cls == TS_CLASS_TSMTTSM &&
-           !ts_residency_cpu_unreadable(c->res_c);
+    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && !ts_residency_cpu_unreadable(c->res_c);
 }
 
 /* The trace names the GEMM path under the Gram route. */
@@ -47,20 +49,25 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
         return -1;
     }
     ts_call gemm = *c;
-    gemm.routine = ts_gemm_routine(c->prec);
     gemm.alpha = c->prec == TS_S || c->prec == TS_C ? (const void *)one_c : (const void *)one_z;
     gemm.beta = zero;
     gemm.alpha_zero = gemm.beta_one = 0;
     gemm.beta_zero = 1;
-    gemm.uplo = 0;
     gemm.c = scratch;
     gemm.ldc = c->n;
     gemm.res_c = TS_MEM_HOST;
-    /* The GEMM's own operands go through the operand cache: A may be held
-     * from earlier calls; the scratch is too small to be kept. */
-    ts_cache_prepare(&gemm, cfg, g);
-    int rc = g->gemm(&gemm, cfg, why, why_len);
-    ts_cache_finish(&gemm, rc == 0);
+    int rc;
+    if (c->cls == TS_CLASS_TSMTTSM) {
+        gemm.routine = ts_gemm_routine(c->prec);
+        gemm.uplo = 0;
+        /* The GEMM's own operands go through the operand cache: A may be
+         * held from earlier calls; the scratch is too small to be kept. */
+        ts_cache_prepare(&gemm, cfg, g);
+        rc = g->gemm(&gemm, cfg, why, why_len);
+        ts_cache_finish(&gemm, rc == 0);
+    } else {
+        rc = g->level3(&gemm, cfg, why, why_len);
+    }
     if (rc == 0)
         ts_host_update(c, scratch, c->n);
     free(scratch);

@@ -1,10 +1,11 @@
 /* The core's side of SYRK, HERK and TRSM on the GPU (src/level3_gpu.c),
- * with a backend whose ops compute on the CPU: a skinny SYRK or HERK takes
- * the Gram route (one GEMM op call, A as both operands, beta = 0 into a
- * scratch, then the triangle update on the host) and must match the
- * reference (tests/ref_level3.c) for every precision, uplo and trans,
- * general scalars and beta = 0 with C NaN; every other call reaches the
- * level3 op; a failing gemm op leaves C untouched. */
+ * with a backend whose ops compute on the CPU: a SYRK or HERK with C on the
+ * host takes the Gram route (its Gram matrix from one gemm op call if
+ * skinny, A as both operands, else from the level3 op; alpha = 1 and beta =
+ * 0 into a scratch; then the triangle update on the host) and must match
+ * the reference (tests/ref_level3.c) for every precision, uplo and trans,
+ * general scalars and beta = 0 with C NaN; a TRSM reaches the level3 op as
+ * it is; a failing gemm op leaves C untouched. */
 #include <math.h>
 #include <string.h>
 
@@ -29,10 +30,9 @@ static ref_cx op_elem(const ts_call *c, const void *x, int64_t ld, char t, int64
     return v;
 }
 
-static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+/* C = alpha op(A) op(B) + beta C over all of C. */
+static int compute(ts_call *c, char *why, size_t why_len)
 {
-    (void)cfg;
-    gemm_calls++;
     seen = *c;
     if (gemm_fails) {
         snprintf(why, why_len, "fake failure");
@@ -58,10 +58,21 @@ static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len
     return 0;
 }
 
+static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    (void)cfg;
+    gemm_calls++;
+    return compute(c, why, why_len);
+}
+
+/* The Gram matrix of a SYRK or HERK descriptor is its GEMM's; TRSM is not
+ * computed here. */
 static int fake_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
-    (void)c, (void)cfg;
+    (void)cfg;
     level3_calls++;
+    if (ts_routine_args(c->routine) != TS_ARGS_TRSM)
+        return compute(c, why, why_len);
     snprintf(why, why_len, "not in this test");
     return -1;
 }
@@ -100,11 +111,13 @@ int main(void)
         for (int herk = 0; herk <= ts_prec_is_complex((ts_prec)p); herk++)
             for (const char *u = "UL"; *u; u++)
                 for (const char *t = herk ? "NC" : "NT"; *t; t++)
-                    for (int beta0 = 0; beta0 < 2; beta0++) {
+                    for (int beta0 = 0; beta0 < 2; beta0++)
+                        for (int skinny = 0; skinny < 2; skinny++) {
                         ts_prec prec = (ts_prec)p;
                         ts_routine r = herk ? (p == TS_C ? TS_R_cherk_ : TS_R_zherk_) : syrk[p];
                         int im = ts_prec_is_complex(prec) && !herk; /* scalars with an imaginary part */
-                        ref_case rc = { prec, herk ? REF_HERK : REF_SYRK, *u, *t, 0, 0, N, N, K, LDA, LDC,
+                        int k = skinny ? K : 5; /* TSMTTSM: the gemm op; else the level3 op */
+                        ref_case rc = { prec, herk ? REF_HERK : REF_SYRK, *u, *t, 0, 0, N, N, k, LDA, LDC,
                                         { 0.7, im ? -0.45 : 0 }, { beta0 ? 0 : -1.3, beta0 || !im ? 0 : 0.55 } };
                         /* The scalars in the call's precision. */
                         union { float s[2]; double d[2]; } alpha, beta;
@@ -120,14 +133,14 @@ int main(void)
                             ref_put(prec, c, e, beta0 ? (ref_cx){ NAN, NAN } : (ref_cx){ cos(0.5 * e), sin(0.3 * e) });
                         memcpy(c0, c, sizeof c);
                         ts_call call;
-                        describe(&call, r, *u, *t, &alpha, &beta, N, K);
+                        describe(&call, r, *u, *t, &alpha, &beta, N, k);
                         char why[128] = "";
                         gemm_calls = level3_calls = 0;
-                        int ok = prepared(&call) && call.cls == TS_CLASS_TSMTTSM &&
-                                 ts_level3_gpu(&fake, &call, &cfg, why, sizeof why) == 0 && gemm_calls == 1 &&
-                                 level3_calls == 0;
-                        /* The GEMM asked of the backend. */
-                        ok = ok && seen.routine == ts_gemm_routine(prec) && seen.a == a && seen.b == a &&
+                        int ok = prepared(&call) && (call.cls == TS_CLASS_TSMTTSM) == skinny &&
+                                 ts_level3_gpu(&fake, &call, &cfg, why, sizeof why) == 0 && gemm_calls == skinny &&
+                                 level3_calls == !skinny;
+                        /* The Gram matrix asked of the backend. */
+                        ok = ok && seen.routine == (skinny ? ts_gemm_routine(prec) : r) && seen.a == a && seen.b == a &&
                              seen.c != c && seen.ldc == N && seen.beta_zero && !seen.alpha_zero &&
                              ref_get(prec, seen.alpha, 0).re == 1 && seen.transa == (*t == 'N' ? 'N' : *t) &&
                              seen.transb == (*t == 'N' ? (herk ? 'C' : 'T') : 'N');
@@ -145,18 +158,16 @@ int main(void)
                                 tap_diag("element %lld: got (%Lg, %Lg), want (%Lg, %Lg)", (long long)e, got.re, got.im,
                                          want[e].re, want[e].im);
                         }
-                        tap_ok(ok, "%s uplo=%c trans=%c%s: one Gram GEMM op call, triangle updated as the reference%s%s",
-                               ts_routine_symbol(r), *u, *t, beta0 ? " beta=0, C NaN" : "", why[0] ? ": " : "", why);
+                        tap_ok(ok, "%s uplo=%c trans=%c k=%d%s: the Gram matrix from the %s op, triangle updated as the "
+                               "reference%s%s", ts_routine_symbol(r), *u, *t, k, beta0 ? " beta=0, C NaN" : "",
+                               skinny ? "gemm" : "level3", why[0] ? ": " : "", why);
                     }
 
-    /* Not skinny, or a TRSM: the level3 op. */
+    /* A TRSM: the level3 op as it is. */
     double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
     ts_call call;
     char why[128] = "";
-    describe(&call, TS_R_dsyrk_, 'U', 'T', one, one, N, 5);
-    level3_calls = gemm_calls = 0;
-    int rc = prepared(&call) ? ts_level3_gpu(&fake, &call, &cfg, why, sizeof why) : 0;
-    tap_ok(rc != 0 && level3_calls == 1 && gemm_calls == 0, "a dsyrk_ with k short goes to the level3 op");
+    int rc;
     static int m = 4096, n = 8, tri = 8, lda = LDA, ldb = 4096;
     static double b[4096 * 8];
     ts_call_from_fortran(&call, TS_R_dtrsm_, "N", "N", &m, &n, &tri, one, a, &lda, b, &ldb, zero, b, &ldb, 1, 1);
