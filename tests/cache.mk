@@ -2,7 +2,6 @@
 # cached operands, forced to the GPU (skipped without a device); compares
 # with OpenBLAS, hence HAVE_OPENBLAS.  Included from tests/local.mk.
 EXTRA_DIST += tests/cache_mutations.sh
-CLEANFILES += tests/cache_mutations.shimlog tests/cache_mutations.out
 if HAVE_OPENBLAS
 check_PROGRAMS += tests/cache_mutations
 tests_cache_mutations_SOURCES = tests/cache_mutations.c tests/ref_blas.c tests/ref_blas.h tests/tap.h
