@@ -302,68 +302,84 @@ static int scan_range(uintptr_t s, uintptr_t e, struct page_region *vec, found_l
 }
 
 /* A walk costs about 1.3 ms per GiB of 4 KiB pages and 50 times less
- * where the kernel made huge pages (docs/performance.md): a long range whose
- * first PARALLEL_BYTES took long is cut into parts that threads scan at
- * once (starting a thread costs tens of microseconds). */
-enum { PARALLEL_BYTES = 256 << 20, MAX_SCANNERS = 8 };
+ * where the kernel made huge pages, protecting 1 GiB of 4 KiB pages about
+ * 10 ms (tests/test_write_tracker's cost lines): a long range is cut into
+ * parts that threads take at once.  A scan goes parallel only when its
+ * first PARALLEL_BYTES took long: starting a thread costs tens of
+ * microseconds. */
+enum { PARALLEL_BYTES = 256 << 20, MAX_PARTS = 8 };
 #define PARALLEL_AFTER_S 200e-6
 
-typedef struct {
+typedef struct part part;
+struct part {
     uintptr_t s, e;
-    found_list found;
+    int (*work)(part *p);
     int status;
-    struct page_region vec[SCAN_BATCH];
-} scan_part;
+    found_list found;                   /* scans: the written pages */
+    struct page_region vec[SCAN_BATCH]; /* scans: the kernel's answer */
+};
 
-static void *scan_part_run(void *arg)
+static void *part_run(void *arg)
 {
-    scan_part *p = arg;
-    p->status = scan_range(p->s, p->e, p->vec, &p->found);
+    part *p = arg;
+    p->status = p->work(p);
     return NULL;
 }
 
-/* Scans [s, e) in up to MAX_SCANNERS parts, the calling thread taking the
- * first; the helpers start with every signal blocked, so the program's
- * handlers only ever run on its own threads.  A helper that cannot start
- * leaves its part to the calling thread. */
-static int scan_parallel(uintptr_t s, uintptr_t e, found_list *out)
+static int scan_part(part *p) { return scan_range(p->s, p->e, p->vec, &p->found); }
+
+static int protect_part(part *p) { return protect(p->s, p->e); }
+
+/* Runs work on [s, e) cut into up to MAX_PARTS page-aligned parts, the
+ * calling thread taking the first, and gathers the parts' written pages
+ * into out (in address order).  The helpers start with every signal
+ * blocked, so the program's handlers only ever run on its own threads; a
+ * helper that cannot start leaves its part to the calling thread. */
+static int in_parts(uintptr_t s, uintptr_t e, int (*work)(part *), found_list *out)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parts = (e - s) / PARALLEL_BYTES;
-    parts = parts > MAX_SCANNERS ? MAX_SCANNERS : parts;
-    parts = cores > 1 && parts > (size_t)cores ? (size_t)cores : parts;
-    if (parts < 2)
-        return scan_range(s, e, g.vec, out);
-    scan_part *p = calloc(parts, sizeof *p);
-    pthread_t tid[MAX_SCANNERS];
-    int started[MAX_SCANNERS] = { 0 };
+    size_t n = (e - s) / PARALLEL_BYTES;
+    n = n > MAX_PARTS ? MAX_PARTS : n;
+    n = cores > 0 && n > (size_t)cores ? (size_t)cores : n;
+    part *p = calloc(n > 1 ? n : 1, sizeof *p);
     if (!p)
-        return scan_range(s, e, g.vec, out);
-    uintptr_t step = ((e - s) / parts + g.page - 1) / g.page * g.page;
-    for (size_t i = 0; i < parts; i++) {
+        return -1;
+    if (n < 2)
+        n = 1;
+    pthread_t tid[MAX_PARTS];
+    int started[MAX_PARTS] = { 0 };
+    uintptr_t step = ((e - s) / n + g.page - 1) / g.page * g.page;
+    for (size_t i = 0; i < n; i++) {
         p[i].s = s + i * step < e ? s + i * step : e;
-        p[i].e = i + 1 == parts || s + (i + 1) * step > e ? e : s + (i + 1) * step;
+        p[i].e = i + 1 == n || s + (i + 1) * step > e ? e : s + (i + 1) * step;
+        p[i].work = work;
     }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (size_t i = 1; i < parts; i++)
-        started[i] = pthread_create(&tid[i], NULL, scan_part_run, &p[i]) == 0;
+    for (size_t i = 1; i < n; i++)
+        started[i] = pthread_create(&tid[i], NULL, part_run, &p[i]) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    scan_part_run(&p[0]);
+    part_run(&p[0]);
     int status = 0;
-    for (size_t i = 0; i < parts; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i && started[i])
             pthread_join(tid[i], NULL);
         else if (i)
-            scan_part_run(&p[i]);
+            part_run(&p[i]);
         status |= p[i].status;
-        for (size_t j = 0; !status && j < p[i].found.n; j += 2)
+        for (size_t j = 0; !status && out && j < p[i].found.n; j += 2)
             status |= found_add(out, p[i].found.pairs[j], p[i].found.pairs[j + 1]);
         free(p[i].found.pairs);
     }
     free(p);
     return status ? -1 : 0;
+}
+
+/* Write-protects [s, e), in parts when it is long. */
+static int protect_range(uintptr_t s, uintptr_t e)
+{
+    return e - s >= 2 * (uintptr_t)PARALLEL_BYTES ? in_parts(s, e, protect_part, NULL) : protect(s, e);
 }
 
 /* Collects the writes to [s, e) into the handles covering them and re-arms
@@ -379,7 +395,7 @@ static int sync_range(uintptr_t s, uintptr_t e)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (!status && first < e)
-        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? scan_parallel(first, e, &f)
+        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? in_parts(first, e, scan_part, &f)
                                                                                    : scan_range(first, e, g.vec, &f);
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
@@ -572,7 +588,7 @@ static int arm(ts_track *t, char *why, size_t why_len)
             say(why, why_len, "another userfaultfd already watches part of the range");
         else
             say(why, why_len, "UFFDIO_REGISTER failed: %s", strerror(err));
-    } else if (for_uncovered(t->start, t->end, 0, protect)) {
+    } else if (for_uncovered(t->start, t->end, 0, protect_range)) {
         say(why, why_len, "UFFDIO_WRITEPROTECT failed: %s", strerror(errno));
     } else if (private_anonymous(t->start, t->end, &lo, &hi, why, why_len)) {
         return 0;
