@@ -59,6 +59,7 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
         c->resident[op] = 0.0;
         c->cache_state[op] = NULL;
     }
+    c->cache_seconds = 0.0;
     c->decision = TS_RUN_CPU;
     c->reason = NULL;
     c->model_cpu_s = c->model_gpu_s = 0.0;

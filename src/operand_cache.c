@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "log.h"
 #include "slicing.h"
@@ -297,6 +298,8 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         need += operand_view(c, op, &v) ? v.len : 0;
     if (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20)
         return;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_mutex_lock(&lock);
     gpu = g;
     if (!budget_known) {
@@ -345,6 +348,8 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         c->cache_dev[op] = e->dev + (v.host - e->host);
     }
     pthread_mutex_unlock(&lock);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->cache_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
 void ts_cache_finish(ts_call *c, int gpu_ok)

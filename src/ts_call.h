@@ -102,6 +102,7 @@ typedef struct ts_call {
     void *cache_dev[TS_NOP];    /* the operand's first element in that copy, once it equals the host */
     double resident[TS_NOP];    /* bytes the cost model counts as on the device already */
     const char *cache_state[TS_NOP]; /* for the trace: "hit", "refreshed", "new", ... (static strings) */
+    double cache_seconds;       /* the cache's part of a GPU call: tracker checks, copies it made */
 
     /* Added by policy. */
     ts_decision decision;
