@@ -1,5 +1,6 @@
-/* The backend's level3 op: TRSM, SYRK and HERK with C in device memory,
- * and the Gram matrix of the other SYRK and HERK calls that are not skinny
+/* The backend's level3 op: TRSM, SYRK and HERK with C in device memory
+ * (a skinny SYRK or HERK as its Gram GEMM and a triangle update), and the
+ * Gram matrix of the other SYRK and HERK calls that are not skinny
  * (src/level3_gpu.c passes it as the call with alpha = 1, beta = 0 and C a
  * host scratch).  Device and managed operands are used in place; host ones
  * make one round trip through device buffers from the context's pool (these
@@ -75,9 +76,41 @@ static cublasStatus_t trsm(cublasHandle_t h, const ts_call *c, const void *a, in
     }
 }
 
+/* A skinny SYRK or HERK (TSMTTSM) with C on the device: its Gram GEMM
+ * on the tuned TSMTTSM kernels (ts_gpu_compute: A as both operands, alpha =
+ * 1, beta = 0) into a scratch, then the triangle update; cuBLAS's SYRK is
+ * far from the memory bound on such shapes. */
+static cudaError_t gram(const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc, ts_gpu_context *ctx,
+                        const ts_config *cfg, const char **path)
+{
+    static const float one_c[2] = { 1.0f, 0.0f };
+    static const double one_z[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    ts_call gemm = *c;
+    gemm.routine = ts_gemm_routine(c->prec);
+    gemm.alpha = c->prec == TS_S || c->prec == TS_C ? (const void *)one_c : (const void *)one_z;
+    gemm.beta = zero;
+    gemm.alpha_zero = gemm.beta_one = 0;
+    gemm.beta_zero = 1;
+    void *g = NULL;
+    cudaError_t err = ts_gpu_fault(cfg, "alloc");
+    if (!err)
+        err = cudaMallocFromPoolAsync(&g, (size_t)(c->n * c->n) * ts_elem_size(c->prec), ctx->pool, ctx->stream);
+    if (err)
+        return err;
+    tsk_operands ops = { a, lda, a, lda, g, c->n };
+    err = ts_gpu_compute(&gemm, &ops, ctx, cfg, path);
+    *path = !strcmp(*path, "tuned") ? "gram+tuned" : "gram+cublas";
+    if (!err)
+        err = ts_triangle_update(c, g, c->n, cm, ldc, ctx->stream);
+    cudaError_t freed = cudaFreeAsync(g, ctx->stream);
+    return err ? err : freed;
+}
+
 static cudaError_t compute(const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc, ts_gpu_context *ctx,
                            const ts_config *cfg, const char **path)
 {
+    if (ts_routine_args(c->routine) != TS_ARGS_TRSM && c->cls == TS_CLASS_TSMTTSM && ts_call_reads_ab(c))
+        return gram(c, a, lda, cm, ldc, ctx, cfg, path);
     cudaError_t err = ts_gpu_fault(cfg, "kernel");
     if (err)
         return err;

@@ -20,6 +20,12 @@ cudaError_t ts_scale_matrix(const ts_call *call, void *c, int64_t ldc, cudaStrea
 cudaError_t ts_add_matrix(const ts_call *call, const void *x, int64_t ldx, void *c, int64_t ldc,
                           cudaStream_t stream);
 
+/* C = alpha G + beta C on the triangle (call->uplo) of a SYRK's or HERK's
+ * n x n C on the device, G its Gram matrix (ldg): beta = 0 never reads C;
+ * HERK's real alpha and beta scale each part and the diagonal stays real. */
+cudaError_t ts_triangle_update(const ts_call *call, const void *g, int64_t ldg, void *c, int64_t ldc,
+                               cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
