@@ -1,19 +1,10 @@
 #include "compute.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "c_update.h"
 #include "cublas_gemm.h"
-
-ts_gemm_fn ts_host_gemm(ts_prec p)
-{
-    void *sym = dlsym(RTLD_DEFAULT, ts_routine_symbol(ts_gemm_routine(p)));
-    ts_gemm_fn fn;
-    memcpy(&fn, &sym, sizeof fn);
-    return fn;
-}
 
 cudaError_t ts_gpu_fault(const ts_config *cfg, const char *stage)
 {

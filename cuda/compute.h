@@ -4,7 +4,6 @@
 #define TS_CUDA_COMPUTE_H
 
 #include "configuration.h"
-#include "cpu_blas.h"
 #include "context.h"
 #include "tsk_gemm.h"
 #include "ts_call.h"
@@ -14,13 +13,6 @@
  * cuBLAS, or only the scaling when alpha = 0 or k = 0.  *path names what ran. */
 cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx, const ts_config *cfg,
                            const char **path);
-
-/* The CPU BLAS of the process, as the Fortran GEMM of the precision, for
- * the part of a call the GPU could not finish (whatever interface the call
- * came by, on its column-major descriptor): from inside the shim the global
- * ?gemm_ is the shim's, whose re-entry guard forwards straight to the CPU
- * BLAS.  NULL when there is none. */
-ts_gemm_fn ts_host_gemm(ts_prec p);
 
 /* TSSHIM_FAULT test hook: an error when the fault-injection build was asked
  * to fail at `stage` (alloc, copy, kernel, copy_back, late_kernel). */

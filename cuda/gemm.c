@@ -6,7 +6,6 @@
 #include "compute.h"
 #include "pipeline.h"
 #include "small_call.h"
-#include "staged_copy.h"
 
 int ts_gpu_home;
 
@@ -34,9 +33,8 @@ static cudaError_t in_place(const ts_call *c, ts_gpu_context *ctx, const ts_conf
     return err ? err : sync;
 }
 
-/* The call as the device runs it: host operands with a device copy equal
- * to them (the operand cache, src/operand_cache.h) are read there, and C is
- * computed there and then sent back whole. */
+/* The call as the device runs it: host A and B with a device copy equal to
+ * them (the operand cache, src/operand_cache.h) are read there. */
 static ts_call device_view(const ts_call *c)
 {
     ts_call d = *c;
@@ -44,33 +42,7 @@ static ts_call device_view(const ts_call *c)
         d.a = c->cache_dev[TS_OP_A], d.res_a = TS_MEM_DEVICE;
     if (c->cache_dev[TS_OP_B])
         d.b = c->cache_dev[TS_OP_B], d.res_b = TS_MEM_DEVICE;
-    if (c->cache_dev[TS_OP_C])
-        d.c = c->cache_dev[TS_OP_C], d.res_c = TS_MEM_DEVICE;
     return d;
-}
-
-/* Sends C back from its device copy.  When that fails part way, the columns
- * already written are final and the CPU computes the others from the
- * caller's operands, as the pipeline does with a failed slice; the copy
- * then no longer equals C, so the call stops vouching for it (the operand
- * cache learns of the write from the tracker). */
-static cudaError_t send_back(ts_call *c, const ts_config *cfg)
-{
-    const size_t es = ts_elem_size(c->prec);
-    const ts_region whole = { 0, 0, c->m, c->n, c->ldc };
-    int64_t final = 0;
-    cudaError_t err = ts_staged_download(c->c, c->cache_dev[TS_OP_C], &whole, es, cfg, &final);
-    c->bytes_d2h += (uint64_t)(c->m * final) * es;
-    ts_gemm_fn gemm = err ? ts_host_gemm(c->prec) : NULL;
-    if (!gemm)
-        return err;
-    c->cache_dev[TS_OP_C] = NULL;
-    int m = (int)c->m, n = (int)(c->n - final), k = (int)c->k, lda = (int)c->lda, ldb = (int)c->ldb,
-        ldc = (int)c->ldc;
-    int64_t b_off = c->transb == 'N' ? final * c->ldb : final;
-    gemm(&c->transa, &c->transb, &m, &n, &k, c->alpha, c->a, &lda, (const char *)c->b + b_off * (int64_t)es, &ldb,
-         c->beta, (char *)c->c + final * c->ldc * (int64_t)es, &ldc, 1, 1);
-    return cudaSuccess;
 }
 
 int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
@@ -98,9 +70,6 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     c->bytes_h2d = d.bytes_h2d;
     c->bytes_d2h = d.bytes_d2h;
     c->gpu_phases = d.gpu_phases;
-    /* The device copy of C is complete only when the computation is. */
-    if (!err && !rc && c->cache_dev[TS_OP_C])
-        err = send_back(c, cfg);
     if (prev >= 0 && prev != dev)
         cudaSetDevice(prev);
     c->gpu_path = path;

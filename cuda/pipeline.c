@@ -488,10 +488,14 @@ static void report(const pipeline *p)
 
 const char *ts_pipeline_phases(void) { return phase_line; }
 
+/* The CPU BLAS of the process, as the Fortran GEMM of the call's precision
+ * on the column-major descriptor (whatever interface the call came by):
+ * from inside the shim the global ?gemm_ is the shim's, whose re-entry
+ * guard forwards straight to the CPU BLAS. */
 static int cpu_rest(const pipeline *p)
 {
     const ts_call *c = p->c;
-    ts_gemm_fn gemm = ts_host_gemm(c->prec);
+    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, ts_routine_symbol(ts_gemm_routine(c->prec)));
     if (!gemm)
         return -1;
     ts_slice rest;

@@ -20,27 +20,25 @@
  * (e.g. by a library the backend uses) goes straight to the CPU BLAS. */
 static _Thread_local int in_shim __attribute__((tls_model("initial-exec")));
 
-void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const char *transb, const int *m,
-                          const int *n, const int *k, const void *alpha, const void *a, const int *lda,
-                          const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
-                          size_t transa_len, size_t transb_len)
+void ts_call_init(ts_call *c, ts_routine r, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                  const void *alpha, const void *a, int64_t lda, const void *b, int64_t ldb, const void *beta,
+                  void *cmat, int64_t ldc)
 {
     c->routine = r;
     c->prec = ts_routine_prec(r);
-    c->transa = *transa;
-    c->transb = *transb;
-    c->m = *m;
-    c->n = *n;
-    c->k = *k;
-    c->lda = *lda;
-    c->ldb = *ldb;
-    c->ldc = *ldc;
+    c->transa = transa;
+    c->transb = transb;
+    c->m = m;
+    c->n = n;
+    c->k = k;
+    c->lda = lda;
+    c->ldb = ldb;
+    c->ldc = ldc;
     c->alpha = alpha;
     c->beta = beta;
     c->a = a;
     c->b = b;
     c->c = cmat;
-    c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
     c->cb = NULL;
     c->uplo = c->side = c->diag = 0;
     c->received = NULL;
@@ -169,9 +167,9 @@ int ts_gate_arm(void)
     return atomic_load_explicit(&ts_gate.armed, memory_order_acquire);
 }
 
-int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
+int ts_gate_forwards_dims(ts_routine r, int64_t m, int64_t n, int64_t k, const void *alpha)
 {
-    return ts_gate_arm() && ts_gate_passes(r, m, n, k, alpha) && !ts_gpu_cuda_loaded();
+    return ts_gate_arm() && ts_gate_dims_pass(r, m, n, k, alpha) && !ts_gpu_cuda_loaded();
 }
 
 ts_gemm_fn ts_gate_open_lane(ts_routine r)
@@ -180,6 +178,15 @@ ts_gemm_fn ts_gate_open_lane(ts_routine r)
     if (ts_gate.startup_tail)
         atomic_store_explicit(&ts_lanes[r]->cpu, cpu, memory_order_release);
     return cpu;
+}
+
+void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const char *transb, const int *m,
+                          const int *n, const int *k, const void *alpha, const void *a, const int *lda,
+                          const void *b, const int *ldb, const void *beta, void *cmat, const int *ldc,
+                          size_t transa_len, size_t transb_len)
+{
+    ts_call_init(c, r, *transa, *transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, cmat, *ldc);
+    c->f = (ts_fortran_args){ transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc, transa_len, transb_len };
 }
 
 void ts_gemm(ts_call *c)
@@ -207,7 +214,7 @@ void ts_gemm(ts_call *c)
         break;
     case TS_ACTION_NONE: break;
     }
-    ts_cache_finish(c, c->decision == TS_RUN_GPU && !fell_back);
+    ts_cache_finish(c);
     /* Counting costs atomics on every call: only when a report will be written. */
     if (cfg->verbose >= 1)
         ts_stats_record(c, fell_back);
@@ -230,6 +237,22 @@ void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const
     ts_gemm(&call);
 }
 
+void ts_gemm_fortran64(ts_routine r, const char *transa, const char *transb, const int64_t *m, const int64_t *n,
+                       const int64_t *k, const void *alpha, const void *a, const int64_t *lda, const void *b,
+                       const int64_t *ldb, const void *beta, void *cmat, const int64_t *ldc, size_t transa_len,
+                       size_t transb_len)
+{
+    ts_call call;
+    ts_call_init(&call, r, *transa, *transb, *m, *n, *k, alpha, a, *lda, b, *ldb, beta, cmat, *ldc);
+    /* Forwarding passes the pointers on as received: their type is the
+     * descriptor's, the integers behind them stay 64-bit. */
+    call.f = (ts_fortran_args){ transa, transb, (const int *)(const void *)m, (const int *)(const void *)n,
+                                (const int *)(const void *)k, alpha, a, (const int *)(const void *)lda, b,
+                                (const int *)(const void *)ldb, beta, cmat, (const int *)(const void *)ldc,
+                                transa_len, transb_len };
+    ts_gemm(&call);
+}
+
 /* CBLAS's transpose enums (CblasNoTrans, CblasTrans, CblasConjTrans) as
  * BLAS letters; anything else is invalid, and validation forwards it so
  * that the CPU BLAS's cblas_xerbla reports it. */
@@ -239,7 +262,7 @@ enum { CBLAS_ROW_MAJOR = 101, CBLAS_COL_MAJOR = 102 };
 
 void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args)
 {
-    if (ts_gate_forwards(r, &args->m, &args->n, &args->k, args->alpha)) {
+    if (ts_gate_forwards_dims(r, args->m, args->n, args->k, args->alpha)) {
         ts_gate_open_lane(r);
         ts_forward_cblas(r, args);
         return;
@@ -252,9 +275,8 @@ void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args)
     if (x->layout != CBLAS_ROW_MAJOR && x->layout != CBLAS_COL_MAJOR)
         ta = '?';
     ts_call call;
-    const int *m = row ? &x->n : &x->m, *n = row ? &x->m : &x->n;
-    ts_call_from_fortran(&call, r, &ta, &tb, m, n, &x->k, x->alpha, row ? x->b : x->a, row ? &x->ldb : &x->lda,
-                         row ? x->a : x->b, row ? &x->lda : &x->ldb, x->beta, x->c, &x->ldc, 1, 1);
+    ts_call_init(&call, r, ta, tb, row ? x->n : x->m, row ? x->m : x->n, x->k, x->alpha, row ? x->b : x->a,
+                 row ? x->ldb : x->lda, row ? x->a : x->b, row ? x->lda : x->ldb, x->beta, x->c, x->ldc);
     call.cb = args;
     ts_gemm(&call);
 }

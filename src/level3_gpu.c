@@ -65,7 +65,7 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
          * size. */
         ts_cache_prepare(&gemm, cfg, g);
         rc = g->gemm(&gemm, cfg, why, why_len);
-        ts_cache_finish(&gemm, rc == 0);
+        ts_cache_finish(&gemm);
         /* For the trace: A's use of the cache (the call's C has none). */
         c->cache_state[TS_OP_A] = gemm.cache_state[TS_OP_A];
         c->cache_state[TS_OP_B] = gemm.cache_state[TS_OP_B];

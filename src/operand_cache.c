@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "log.h"
-#include "slicing.h"
 #include "write_tracker.h"
 
 /* Stale spans an entry records before it merges them into one. */
@@ -31,7 +30,6 @@ typedef struct ts_cache_entry entry;
 typedef struct {
     char *host;
     size_t rows, cols, ld, len;
-    int contiguous; /* no gaps between the columns */
 } view;
 
 /* Host ranges calls used, for the cost model's guess that a range used
@@ -40,10 +38,11 @@ typedef struct {
     const char *host;
     size_t len;
     unsigned count;
+    int churns; /* found mostly rewritten between two uses: never cached again */
 } sighting;
 
 static struct {
-    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, failed, untracked, no_room;
+    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, churned, failed, untracked, no_room;
 } count;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,6 +63,9 @@ static int usable(void)
     return available;
 }
 
+/* A or B of the call as bytes, when it may be cached.  C never is: the
+ * call writes it, and a write to a tracked page faults once per page, which
+ * made sending C back slower than sending it up again (docs/performance.md). */
 static int operand_view(const ts_call *c, int op, view *v)
 {
     const size_t es = ts_elem_size(c->prec);
@@ -75,10 +77,10 @@ static int operand_view(const ts_call *c, int op, view *v)
     else if (op == TS_OP_B)
         rows = ts_rows_b(c), cols = ts_cols_b(c), ld = c->ldb, p = c->b, r = c->res_b;
     else
-        rows = c->m, cols = c->n, ld = c->ldc, p = c->c, r = c->res_c;
-    if (r != TS_MEM_HOST || !p || rows <= 0 || cols <= 0 || (op != TS_OP_C && !ts_call_reads_ab(c)))
         return 0;
-    *v = (view){ (char *)p, (size_t)rows * es, (size_t)cols, (size_t)ld * es, 0, cols == 1 || ld == rows };
+    if (r != TS_MEM_HOST || !p || rows <= 0 || cols <= 0 || !ts_call_reads_ab(c))
+        return 0;
+    *v = (view){ (char *)p, (size_t)rows * es, (size_t)cols, (size_t)ld * es, 0 };
     v->len = (v->cols - 1) * v->ld + v->rows;
     /* A sparse view (a few rows of a wide array) would mirror mostly gaps. */
     return (int64_t)v->len >= TS_CACHE_MIN_BYTES && 2 * v->rows * v->cols >= v->len;
@@ -101,22 +103,14 @@ static void add_stale(entry *e, size_t off, size_t len)
     e->stale[e->nstale++] = (ts_track_span){ off, len };
 }
 
-/* Takes in what the tracker reports; every span except the bytes
- * [own, own + own_len), which the caller wrote itself. */
-static ts_track_state take_news(entry *e, size_t own, size_t own_len)
+/* Takes in what the tracker reports. */
+static ts_track_state take_news(entry *e)
 {
     ts_track_span sp[STALE_MAX];
     size_t n = 0;
     ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
-    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++) {
-        size_t a = sp[i].offset, b = a + sp[i].len;
-        if (own_len && a < own + own_len && own < b) {
-            add_stale(e, a, a < own ? own - a : 0);
-            add_stale(e, own + own_len, b > own + own_len ? b - (own + own_len) : 0);
-        } else {
-            add_stale(e, a, sp[i].len);
-        }
-    }
+    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++)
+        add_stale(e, sp[i].offset, sp[i].len);
     return s;
 }
 
@@ -156,16 +150,33 @@ static void unref(entry *e)
         destroy(e);
 }
 
+static sighting *sighting_of(const char *host, size_t len)
+{
+    sighting *s = &sightings[((uintptr_t)host >> 12 ^ len) % SIGHTINGS];
+    if (s->host != host || s->len != len)
+        *s = (sighting){ host, len, 0, 0 };
+    return s;
+}
+
 /* The live entry whose range holds v, with the tracker's news taken in and
- * a reference for the caller; entries the tracker disowns are dropped. */
+ * a reference for the caller; entries the tracker disowns are dropped, and
+ * so are those the program rewrote mostly since their last use: a work
+ * array rewritten every iteration costs a fault per page for each write
+ * while tracked, more than sending it again (its range is not cached
+ * again). */
 static entry *acquire(const view *v)
 {
     for (entry *e = entries, *next; e; e = next) {
         next = e->next;
         if (e->dead || v->host < e->host || v->host + v->len > e->host + e->len)
             continue;
-        if (take_news(e, 0, 0) == TS_TRACK_INVALID) {
+        if (take_news(e) == TS_TRACK_INVALID) {
             kill(e, &count.invalid);
+            continue;
+        }
+        if (!e->refs && 2 * stale_bytes(e) >= e->len) {
+            sighting_of(e->host, e->len)->churns = 1;
+            kill(e, &count.churned);
             continue;
         }
         e->refs++;
@@ -174,19 +185,14 @@ static entry *acquire(const view *v)
     return NULL;
 }
 
-static sighting *sighting_of(const view *v)
-{
-    return &sightings[((uintptr_t)v->host >> 12 ^ v->len) % SIGHTINGS];
-}
-
 /* A range seen in n earlier calls is expected in about n more (the longer
  * a pattern lasted, the longer it lasts): the model spreads its upload over
  * them. */
 static double expected_resident(const view *v)
 {
-    sighting *s = sighting_of(v);
-    unsigned n = s->host == v->host && s->len == v->len ? s->count : 0;
-    *s = (sighting){ v->host, v->len, n < 1000 ? n + 1 : n };
+    sighting *s = sighting_of(v->host, v->len);
+    unsigned n = s->churns ? 0 : s->count;
+    s->count += s->count < 1000;
     return (double)(v->rows * v->cols) * n / (n + 1.0);
 }
 
@@ -276,17 +282,6 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
     return 0;
 }
 
-/* C's copy is sent back through the staging buffers a column at a time at
- * least (cuda/gemm.c): a download failing part way through a column would
- * leave it neither old nor new. */
-static int c_fits(const ts_call *c, const ts_config *cfg)
-{
-    int nbuf;
-    size_t buf;
-    ts_staging_layout(cfg->staging_mb << 20, &nbuf, &buf);
-    return (size_t)c->m * ts_elem_size(c->prec) <= buf;
-}
-
 void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
     if (!cfg->cache || c->device >= 0 || !usable())
@@ -308,7 +303,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         budget_known = 1;
     }
     for (int op = 0; op < TS_NOP; op++) {
-        if (!operand_view(c, op, &v) || (op == TS_OP_C && !c_fits(c, cfg)))
+        if (!operand_view(c, op, &v))
             continue;
         entry *e = c->cached[op];
         if (e && e->dead) {
@@ -320,11 +315,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
             e = acquire(&v);
         const char *state = "hit";
         if (!e) {
-            /* A C the call only writes gets no entry: tracking it would make
-             * every write-back fault on each page, for a copy no later call
-             * may read.  One that is already an operand's copy keeps the
-             * result (the chain W = A V, V = W Q). */
-            if (op == TS_OP_C && c->beta_zero)
+            if (sighting_of(v.host, v.len)->churns)
                 continue;
             e = create(c, &v, cfg);
             state = "new";
@@ -353,23 +344,11 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
     c->cache_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
-void ts_cache_finish(ts_call *c, int gpu_ok)
+void ts_cache_finish(ts_call *c)
 {
-    if (!c->cached[TS_OP_A] && !c->cached[TS_OP_B] && !c->cached[TS_OP_C])
+    if (!c->cached[TS_OP_A] && !c->cached[TS_OP_B])
         return;
     pthread_mutex_lock(&lock);
-    entry *e = c->cached[TS_OP_C];
-    view v;
-    if (e && c->cache_dev[TS_OP_C] && operand_view(c, TS_OP_C, &v)) {
-        /* What the tracker reports now includes the result this call wrote
-         * back; where C has no gaps those bytes are the call's own (a
-         * program writing C during the call breaks BLAS's contract anyway). */
-        size_t own = (size_t)(v.host - e->host);
-        if (!gpu_ok || take_news(e, own, v.contiguous ? v.len : 0) == TS_TRACK_INVALID)
-            kill(e, gpu_ok ? &count.invalid : &count.failed);
-    }
-    if (c->cache_state[TS_OP_C] && !c->cache_dev[TS_OP_C])
-        c->cache_state[TS_OP_C] = "unused"; /* the GPU wrote the host's C itself */
     for (int op = 0; op < TS_NOP; op++)
         if (c->cached[op]) {
             unref(c->cached[op]);
@@ -388,9 +367,9 @@ void ts_cache_report(void)
         return;
     ts_log(1,
            "cache hits=%llu refreshed=%llu new=%llu bytes_not_sent=%llu bytes_resent=%llu evicted=%llu "
-           "invalidated=%llu failed=%llu no_room=%llu untracked=%llu%s%s%s",
+           "invalidated=%llu churned=%llu failed=%llu no_room=%llu untracked=%llu%s%s%s",
            count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
-           count.failed, count.no_room, count.untracked, count.untracked ? " (" : "", untracked_why,
+           count.churned, count.failed, count.no_room, count.untracked, count.untracked ? " (" : "", untracked_why,
            count.untracked ? ")" : "");
 }
 

@@ -12,11 +12,11 @@
  * tracker cannot cover (shared or file-backed mappings, a program's own
  * userfaultfd, a kernel without the mechanism) is never cached.
  *
- * Results: after a call wrote C back to the host, the copy of C on the
- * device equals it, so C stays a clean entry: the bytes the tracker then
- * reports are the call's own write, except where C is not contiguous (the
- * gaps between its columns may have been written by someone else) or the
- * reported pages reach beyond C's bytes.
+ * Only A and B are cached.  A write to a tracked page faults once per page
+ * (the protection is re-armed at each look), which costs more than sending
+ * the bytes again: C, which the call writes, is never tracked, and an entry
+ * found mostly rewritten since its last use (a work array) is dropped and
+ * its range not cached again.
  *
  * The directory lives in the core (plain C); the device memory and the
  * copies into it are the GPU backend's (ts_gpu_ops). */
@@ -38,17 +38,14 @@
  * to be used again). */
 void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
 
-/* For a call about to run on the GPU: makes the device copy of each host
- * operand equal its host bytes, sending what changed or creating the entry,
+/* For a call about to run on the GPU: makes the device copy of A and B
+ * (host memory) equal their host bytes, sending what changed or creating the entry,
  * and sets c->cache_dev where it succeeded (an operand without one takes the
  * normal transfer path). */
 void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
 
-/* After the call, wherever it ran: when it ran on the GPU and succeeded
- * (`gpu_ok`), C's copy becomes clean; when it failed, C's entry is dropped
- * (its copy may hold part of a result the host never got).  Releases the
- * call's references. */
-void ts_cache_finish(ts_call *c, int gpu_ok);
+/* After the call, wherever it ran: releases the call's references. */
+void ts_cache_finish(ts_call *c);
 
 /* The exit report's cache line (TSSHIM_VERBOSE >= 1), when the cache was used. */
 void ts_cache_report(void);
