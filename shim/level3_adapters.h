@@ -7,6 +7,8 @@
 #ifndef TS_LEVEL3_ADAPTERS_H
 #define TS_LEVEL3_ADAPTERS_H
 
+#include <stdint.h>
+
 #include "level3_entry.h"
 
 /* The scalar parameters of each precision of scalars (ts_routine_scalar_prec):
@@ -19,37 +21,40 @@
 #define TS_L3_AT_TS_D(x) (&(x))
 #define TS_L3_AT_TS_C(x) (x)
 #define TS_L3_AT_TS_Z(x) (x)
-#define TS_L3_KIND_TS_S s
-#define TS_L3_KIND_TS_D d
-#define TS_L3_KIND_TS_C z
-#define TS_L3_KIND_TS_Z z
-#define TS_L3_CAT(a, b, c) a##b##c
-#define TS_L3_FN(op, kind) TS_L3_CAT(ts_cblas_##op##_, kind, _fn)
-#define TS_L3_CBLAS_FN(op, sprec) TS_L3_FN(op, TS_L3_KIND_##sprec)
 
 /* HERK's scalars are real. */
 #define TS_L3_HERK_SPREC_TS_C TS_S
 #define TS_L3_HERK_SPREC_TS_Z TS_D
 
-#define TS_SYRK_F77_PARAMS                                                                                   \
-    const char *uplo, const char *trans, const int *n, const int *k, const void *alpha, const void *a,       \
-        const int *lda, const void *beta, void *c, const int *ldc, size_t uplo_len, size_t trans_len
+/* The parameters with integers of type I: int, or int64_t for the ILP64
+ * rows (F77_64, CBLAS_64). */
+#define TS_SYRK_F77_PARAMS(I)                                                                                \
+    const char *uplo, const char *trans, const I *n, const I *k, const void *alpha, const void *a,           \
+        const I *lda, const void *beta, void *c, const I *ldc, size_t uplo_len, size_t trans_len
 #define TS_SYRK_F77_PASS uplo, trans, n, k, alpha, a, lda, beta, c, ldc, uplo_len, trans_len
 
-#define TS_TRSM_F77_PARAMS                                                                                   \
-    const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,    \
-        const void *alpha, const void *a, const int *lda, void *b, const int *ldb, size_t side_len,          \
+#define TS_TRSM_F77_PARAMS(I)                                                                                \
+    const char *side, const char *uplo, const char *transa, const char *diag, const I *m, const I *n,        \
+        const void *alpha, const void *a, const I *lda, void *b, const I *ldb, size_t side_len,              \
         size_t uplo_len, size_t transa_len, size_t diag_len
 #define TS_TRSM_F77_PASS side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, side_len, uplo_len, transa_len, diag_len
 
-#define TS_SYRK_CBLAS_PARAMS(sprec)                                                                          \
-    int layout, int uplo, int trans, int n, int k, TS_L3_SCALAR_##sprec alpha, const void *a, int lda,       \
-        TS_L3_SCALAR_##sprec beta, void *c, int ldc
+/* The Fortran arguments collected for the core: an ILP64 row's integer
+ * pointers travel as the struct's type (src/level3_entry.h, ts_f77_dim). */
+#define TS_L3_IP(p) ((const int *)(const void *)(p))
+#define TS_SYRK_F77_COLLECT uplo, trans, TS_L3_IP(n), TS_L3_IP(k), alpha, a, TS_L3_IP(lda), beta, c, TS_L3_IP(ldc), \
+    uplo_len, trans_len
+#define TS_TRSM_F77_COLLECT side, uplo, transa, diag, TS_L3_IP(m), TS_L3_IP(n), alpha, a, TS_L3_IP(lda), b,        \
+    TS_L3_IP(ldb), side_len, uplo_len, transa_len, diag_len
+
+#define TS_SYRK_CBLAS_PARAMS(sprec, I)                                                                       \
+    int layout, int uplo, int trans, I n, I k, TS_L3_SCALAR_##sprec alpha, const void *a, I lda,             \
+        TS_L3_SCALAR_##sprec beta, void *c, I ldc
 #define TS_SYRK_CBLAS_PASS layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc
 
-#define TS_TRSM_CBLAS_PARAMS(sprec)                                                                          \
-    int layout, int side, int uplo, int transa, int diag, int m, int n, TS_L3_SCALAR_##sprec alpha,          \
-        const void *a, int lda, void *b, int ldb
+#define TS_TRSM_CBLAS_PARAMS(sprec, I)                                                                       \
+    int layout, int side, int uplo, int transa, int diag, I m, I n, TS_L3_SCALAR_##sprec alpha,              \
+        const void *a, I lda, void *b, I ldb
 #define TS_TRSM_CBLAS_PASS layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb
 
 /* The full path, out of line so that the check keeps no frame: the
@@ -102,77 +107,102 @@
 #define TS_L3_CBLAS_TRSM_ALPHA_TS_C " movq 16(%rsp), %r11\n" TS_L3_ALPHA_AT_TS_C("%r11")
 #define TS_L3_CBLAS_TRSM_ALPHA_TS_Z " movq 16(%rsp), %r11\n" TS_L3_ALPHA_AT_TS_Z("%r11")
 
+/* The integers' width w (32 or 64): how one is loaded into a 64-bit
+ * register, and whether the product of the first two may overflow (not
+ * from 32-bit factors). */
+#define TS_L3_LOAD_32 " movslq"
+#define TS_L3_LOAD_64 " movq"
+#define TS_L3_JO_32 ""
+#define TS_L3_JO_64 " jo 1f\n"
+/* CBLAS integers by value: the register's name at each width. */
+#define TS_L3_ECX_32 "%ecx"
+#define TS_L3_ECX_64 "%rcx"
+#define TS_L3_R8_32 "%r8d"
+#define TS_L3_R8_64 "%r8"
+#define TS_L3_R9_32 "%r9d"
+#define TS_L3_R9_64 "%r9"
+
 /* Fortran SYRK, HERK: n and k through rdx and rcx, alpha's address in r8. */
-#define TS_L3_F77_SYRK_ASM(name, sprec)                                                                     \
-    __asm__(TS_L3_ASM_HEAD(name) " movslq (%rdx), %r10\n testq %r10, %r10\n jle 1f\n imulq %r10, %r10\n"    \
-            " movslq (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"                \
+#define TS_L3_F77_SYRK_ASM(name, sprec, w)                                                                  \
+    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " (%rdx), %r10\n testq %r10, %r10\n jle 1f\n imulq %r10, %r10\n" \
+            TS_L3_JO_##w TS_L3_LOAD_##w " (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n" \
             TS_L3_ASM_BOUND(name) TS_L3_ALPHA_AT_##sprec("%r8") TS_L3_ASM_JUMP(name));
 /* Fortran TRSM: side's address in rdi, m and n through r8 and r9, alpha's
  * address the first stack argument; the triangle is m for side L or l. */
-#define TS_L3_F77_TRSM_ASM(name, sprec)                                                                     \
-    __asm__(TS_L3_ASM_HEAD(name) " movslq (%r8), %r10\n testq %r10, %r10\n jle 1f\n"                        \
-            " movslq (%r9), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"                          \
-            " movzbl (%rdi), %r11d\n orl $32, %r11d\n cmpl $108, %r11d\n jne 2f\n movslq (%r8), %r11\n"      \
-            " jmp 3f\n2: movslq (%r9), %r11\n3: imulq %r11, %r10\n jo 1f\n" TS_L3_ASM_BOUND(name)            \
+#define TS_L3_F77_TRSM_ASM(name, sprec, w)                                                                  \
+    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " (%r8), %r10\n testq %r10, %r10\n jle 1f\n"                \
+            TS_L3_LOAD_##w " (%r9), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_L3_JO_##w      \
+            " movzbl (%rdi), %r11d\n orl $32, %r11d\n cmpl $108, %r11d\n jne 2f\n" TS_L3_LOAD_##w " (%r8), %r11\n" \
+            " jmp 3f\n2:" TS_L3_LOAD_##w " (%r9), %r11\n3: imulq %r11, %r10\n jo 1f\n" TS_L3_ASM_BOUND(name) \
             " movq 8(%rsp), %r11\n" TS_L3_ALPHA_AT_##sprec("%r11") TS_L3_ASM_JUMP(name));
-/* CBLAS SYRK, HERK: n and k in ecx and r8d. */
-#define TS_L3_CBLAS_SYRK_ASM(name, sprec)                                                                   \
-    __asm__(TS_L3_ASM_HEAD(name) " movslq %ecx, %r10\n testq %r10, %r10\n jle 1f\n imulq %r10, %r10\n"      \
-            " movslq %r8d, %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"                  \
+/* CBLAS SYRK, HERK: n and k in ecx and r8d (rcx and r8). */
+#define TS_L3_CBLAS_SYRK_ASM(name, sprec, w)                                                                \
+    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " " TS_L3_ECX_##w ", %r10\n testq %r10, %r10\n jle 1f\n"     \
+            " imulq %r10, %r10\n" TS_L3_JO_##w TS_L3_LOAD_##w " " TS_L3_R8_##w ", %r11\n testq %r11, %r11\n"  \
+            " jle 1f\n imulq %r11, %r10\n jo 1f\n"                                                          \
             TS_L3_ASM_BOUND(name) TS_L3_CBLAS_SYRK_ALPHA_##sprec TS_L3_ASM_JUMP(name));
-/* CBLAS TRSM: side in esi, m in r9d, n the first stack argument; the
+/* CBLAS TRSM: side in esi, m in r9d (r9), n the first stack argument; the
  * triangle is m for CblasLeft (141). */
-#define TS_L3_CBLAS_TRSM_ASM(name, sprec)                                                                   \
-    __asm__(TS_L3_ASM_HEAD(name) " movslq %r9d, %r10\n testq %r10, %r10\n jle 1f\n"                         \
-            " movslq 8(%rsp), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"                        \
-            " cmpl $141, %esi\n jne 2f\n movslq %r9d, %r11\n2: imulq %r11, %r10\n jo 1f\n"                  \
+#define TS_L3_CBLAS_TRSM_ASM(name, sprec, w)                                                                \
+    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " " TS_L3_R9_##w ", %r10\n testq %r10, %r10\n jle 1f\n"      \
+            TS_L3_LOAD_##w " 8(%rsp), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_L3_JO_##w     \
+            " cmpl $141, %esi\n jne 2f\n" TS_L3_LOAD_##w " " TS_L3_R9_##w ", %r11\n2: imulq %r11, %r10\n jo 1f\n" \
             TS_L3_ASM_BOUND(name) TS_L3_CBLAS_TRSM_ALPHA_##sprec TS_L3_ASM_JUMP(name));
 
-#define TS_L3_SYMBOL(asm_gate, name, sprec, params, fn_type, dims, alpha, pass) asm_gate(name, sprec)
+#define TS_L3_SYMBOL(asm_gate, name, sprec, w, params, dims, alpha, pass) asm_gate(name, sprec, w)
 #else
-/* Elsewhere the check in C: the gate's answer, then one tail call. */
-#define TS_L3_SYMBOL(asm_gate, name, sprec, params, fn_type, dims, alpha, pass)                             \
+/* Elsewhere the check in C: the gate's answer, then one tail call (to the
+ * lane's routine, of the entry point's own type). */
+#define TS_L3_SYMBOL(asm_gate, name, sprec, w, params, dims, alpha, pass)                                   \
     __attribute__((visibility("default"))) void name(params);                                               \
     void name(params)                                                                                       \
     {                                                                                                       \
-        ts_gemm_fn cpu = ts_gate_lane_cpu(TS_R_##name, dims, alpha);                                        \
-        (cpu ? (fn_type)(void (*)(void))cpu : name##_full)(pass);                                            \
+        ts_gemm_fn cpu = ts_gate_lane_cpu_dims(TS_R_##name, dims, alpha);                                   \
+        (cpu ? (__typeof__(&name##_full))(void (*)(void))cpu : name##_full)(pass);                           \
     }
 #endif
 
-/* The gate's m, n, k: TRSM's k is the triangle's order. */
+/* The gate's m, n, k (values): TRSM's k is the triangle's order. */
 #define TS_L3_DIMS(a, b, c) a, b, c
-#define TS_TRSM_F77_DIMS TS_L3_DIMS(m, n, *side == 'L' || *side == 'l' ? m : n)
-#define TS_TRSM_CBLAS_DIMS TS_L3_DIMS(&m, &n, side == 141 ? &m : &n) /* CblasLeft */
+#define TS_TRSM_F77_DIMS TS_L3_DIMS(*m, *n, *side == 'L' || *side == 'l' ? *m : *n)
+#define TS_TRSM_CBLAS_DIMS TS_L3_DIMS(m, n, side == 141 ? m : n) /* CblasLeft */
 
-#define TS_L3_SYRK_F77(name, sprec)                                                                        \
-    TS_L3_FULL(name, TS_SYRK_F77_PARAMS, ts_syrk_fortran, ts_syrk_f77_args, TS_SYRK_F77_PASS)                \
-    TS_L3_SYMBOL(TS_L3_F77_SYRK_ASM, name, sprec, TS_SYRK_F77_PARAMS, ts_syrk_fn, TS_L3_DIMS(n, n, k), alpha, \
+/* Each family at integer type I and width w. */
+#define TS_L3_SYRK_F77(name, sprec, I, w)                                                                  \
+    TS_L3_FULL(name, TS_SYRK_F77_PARAMS(I), ts_syrk_fortran, ts_syrk_f77_args, TS_SYRK_F77_COLLECT)          \
+    TS_L3_SYMBOL(TS_L3_F77_SYRK_ASM, name, sprec, w, TS_SYRK_F77_PARAMS(I), TS_L3_DIMS(*n, *n, *k), alpha,    \
                  TS_SYRK_F77_PASS)
 
-#define TS_ENTRY_TRSM_F77(name, prec)                                                                      \
-    TS_L3_FULL(name, TS_TRSM_F77_PARAMS, ts_trsm_fortran, ts_trsm_f77_args, TS_TRSM_F77_PASS)                \
-    TS_L3_SYMBOL(TS_L3_F77_TRSM_ASM, name, prec, TS_TRSM_F77_PARAMS, ts_trsm_fn, TS_TRSM_F77_DIMS, alpha,      \
+#define TS_L3_TRSM_F77(name, prec, I, w)                                                                   \
+    TS_L3_FULL(name, TS_TRSM_F77_PARAMS(I), ts_trsm_fortran, ts_trsm_f77_args, TS_TRSM_F77_COLLECT)          \
+    TS_L3_SYMBOL(TS_L3_F77_TRSM_ASM, name, prec, w, TS_TRSM_F77_PARAMS(I), TS_TRSM_F77_DIMS, alpha,          \
                  TS_TRSM_F77_PASS)
 
 /* CBLAS, by the precision of the scalars as passed (sprec). */
-#define TS_L3_SYRK_CBLAS(name, sprec)                                                                      \
-    TS_L3_FULL(name, TS_SYRK_CBLAS_PARAMS(sprec), ts_syrk_cblas, ts_syrk_cblas_args, layout, uplo, trans, n, k, \
-               TS_L3_AT_##sprec(alpha), a, lda, TS_L3_AT_##sprec(beta), c, ldc)                            \
-    TS_L3_SYMBOL(TS_L3_CBLAS_SYRK_ASM, name, sprec, TS_SYRK_CBLAS_PARAMS(sprec), TS_L3_CBLAS_FN(syrk, sprec), \
-                 TS_L3_DIMS(&n, &n, &k), TS_L3_AT_##sprec(alpha), TS_SYRK_CBLAS_PASS)
-#define TS_L3_TRSM_CBLAS(name, sprec)                                                                      \
-    TS_L3_FULL(name, TS_TRSM_CBLAS_PARAMS(sprec), ts_trsm_cblas, ts_trsm_cblas_args, layout, side, uplo, transa, \
-               diag, m, n, TS_L3_AT_##sprec(alpha), a, lda, b, ldb)                                        \
-    TS_L3_SYMBOL(TS_L3_CBLAS_TRSM_ASM, name, sprec, TS_TRSM_CBLAS_PARAMS(sprec), TS_L3_CBLAS_FN(trsm, sprec), \
-                 TS_TRSM_CBLAS_DIMS, TS_L3_AT_##sprec(alpha), TS_TRSM_CBLAS_PASS)
+#define TS_L3_SYRK_CBLAS(name, sprec, I, w)                                                                \
+    TS_L3_FULL(name, TS_SYRK_CBLAS_PARAMS(sprec, I), ts_syrk_cblas, ts_syrk_cblas_args, layout, uplo, trans, n, \
+               k, TS_L3_AT_##sprec(alpha), a, lda, TS_L3_AT_##sprec(beta), c, ldc)                         \
+    TS_L3_SYMBOL(TS_L3_CBLAS_SYRK_ASM, name, sprec, w, TS_SYRK_CBLAS_PARAMS(sprec, I), TS_L3_DIMS(n, n, k),    \
+                 TS_L3_AT_##sprec(alpha), TS_SYRK_CBLAS_PASS)
+#define TS_L3_TRSM_CBLAS(name, sprec, I, w)                                                                \
+    TS_L3_FULL(name, TS_TRSM_CBLAS_PARAMS(sprec, I), ts_trsm_cblas, ts_trsm_cblas_args, layout, side, uplo,   \
+               transa, diag, m, n, TS_L3_AT_##sprec(alpha), a, lda, b, ldb)                                \
+    TS_L3_SYMBOL(TS_L3_CBLAS_TRSM_ASM, name, sprec, w, TS_TRSM_CBLAS_PARAMS(sprec, I), TS_TRSM_CBLAS_DIMS,    \
+                 TS_L3_AT_##sprec(alpha), TS_TRSM_CBLAS_PASS)
 
 /* One more expansion step, so that HERK's scalar precision (real) is a token first. */
-#define TS_L3_EXPAND(macro, name, sprec) macro(name, sprec)
-#define TS_ENTRY_SYRK_F77(name, prec) TS_L3_SYRK_F77(name, prec)
-#define TS_ENTRY_HERK_F77(name, prec) TS_L3_EXPAND(TS_L3_SYRK_F77, name, TS_L3_HERK_SPREC_##prec)
-#define TS_ENTRY_SYRK_CBLAS(name, prec) TS_L3_SYRK_CBLAS(name, prec)
-#define TS_ENTRY_HERK_CBLAS(name, prec) TS_L3_EXPAND(TS_L3_SYRK_CBLAS, name, TS_L3_HERK_SPREC_##prec)
-#define TS_ENTRY_TRSM_CBLAS(name, prec) TS_L3_TRSM_CBLAS(name, prec)
+#define TS_L3_EXPAND(macro, name, sprec, I, w) macro(name, sprec, I, w)
+#define TS_ENTRY_SYRK_F77(name, prec) TS_L3_SYRK_F77(name, prec, int, 32)
+#define TS_ENTRY_HERK_F77(name, prec) TS_L3_EXPAND(TS_L3_SYRK_F77, name, TS_L3_HERK_SPREC_##prec, int, 32)
+#define TS_ENTRY_TRSM_F77(name, prec) TS_L3_TRSM_F77(name, prec, int, 32)
+#define TS_ENTRY_SYRK_CBLAS(name, prec) TS_L3_SYRK_CBLAS(name, prec, int, 32)
+#define TS_ENTRY_HERK_CBLAS(name, prec) TS_L3_EXPAND(TS_L3_SYRK_CBLAS, name, TS_L3_HERK_SPREC_##prec, int, 32)
+#define TS_ENTRY_TRSM_CBLAS(name, prec) TS_L3_TRSM_CBLAS(name, prec, int, 32)
+#define TS_ENTRY_SYRK_F77_64(name, prec) TS_L3_SYRK_F77(name, prec, int64_t, 64)
+#define TS_ENTRY_HERK_F77_64(name, prec) TS_L3_EXPAND(TS_L3_SYRK_F77, name, TS_L3_HERK_SPREC_##prec, int64_t, 64)
+#define TS_ENTRY_TRSM_F77_64(name, prec) TS_L3_TRSM_F77(name, prec, int64_t, 64)
+#define TS_ENTRY_SYRK_CBLAS_64(name, prec) TS_L3_SYRK_CBLAS(name, prec, int64_t, 64)
+#define TS_ENTRY_HERK_CBLAS_64(name, prec) TS_L3_EXPAND(TS_L3_SYRK_CBLAS, name, TS_L3_HERK_SPREC_##prec, int64_t, 64)
+#define TS_ENTRY_TRSM_CBLAS_64(name, prec) TS_L3_TRSM_CBLAS(name, prec, int64_t, 64)
 
 #endif

@@ -72,7 +72,7 @@ static void *resolve(ts_routine r)
 
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
 {
-    ts_gemm_fn fn;
+    ts_gemm_fn fn, none = NULL;
     void *sym = resolve(r);
     if (!sym) {
         ts_log_error("no CPU BLAS provides %s: link the program with a BLAS (e.g. -lopenblas) "
@@ -81,14 +81,42 @@ ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
     }
     /* Converting the object pointer from dlsym is how POSIX hands out functions. */
     memcpy(&fn, &sym, sizeof fn);
-    atomic_store_explicit(&ts_cpu_resolved[r], fn, memory_order_release);
+    /* Threads resolving at once find the same symbol: the first one says where. */
+    if (atomic_compare_exchange_strong_explicit(&ts_cpu_resolved[r], &none, fn, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        Dl_info info;
+        ts_log(2, "%s served by %s", ts_routine_symbol(r),
+               dladdr(sym, &info) && info.dli_fname && info.dli_fname[0] ? info.dli_fname : "the program");
+    }
     return fn;
+}
+
+/* A CBLAS_64 GEMM: the routine's own type has 64-bit integers. */
+static void forward_cblas64(void (*fn)(void), ts_prec p, const ts_cblas_args *a)
+{
+    switch (p) {
+    case TS_S:
+        ((ts_cblas_sgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
+                                  a->lda, a->b, a->ldb, *(const float *)a->beta, a->c, a->ldc);
+        break;
+    case TS_D:
+        ((ts_cblas_dgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const double *)a->alpha,
+                                  a->a, a->lda, a->b, a->ldb, *(const double *)a->beta, a->c, a->ldc);
+        break;
+    default:
+        ((ts_cblas_cgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, a->alpha, a->a, a->lda, a->b,
+                                  a->ldb, a->beta, a->c, a->ldc);
+    }
 }
 
 void ts_forward_cblas(ts_routine r, const ts_cblas_args *a)
 {
     /* Back to the routine's own type, through the generic function type. */
     void (*fn)(void) = (void (*)(void))ts_cpu_gemm(r);
+    if (ts_routine_ilp64(r)) {
+        forward_cblas64(fn, ts_routine_prec(r), a);
+        return;
+    }
     switch (ts_routine_prec(r)) {
     case TS_S:
         ((ts_cblas_sgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
@@ -110,10 +138,11 @@ void ts_forward(const ts_call *c)
         ts_forward_level3(c);
         return;
     }
-    if (ts_routine_abi(c->routine) == TS_ABI_CBLAS) {
+    if (ts_routine_cblas(c->routine)) {
         ts_forward_cblas(c->routine, c->cb);
         return;
     }
+    /* F77 and F77_64: the pointers as received, whatever their integers' width. */
     const ts_fortran_args *f = &c->f;
     ts_cpu_gemm(c->routine)(f->transa, f->transb, f->m, f->n, f->k, f->alpha, f->a, f->lda, f->b, f->ldb,
                             f->beta, f->c, f->ldc, f->transa_len, f->transb_len);

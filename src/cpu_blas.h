@@ -19,6 +19,13 @@ typedef void (*ts_cblas_dgemm_fn)(int, int, int, int, int, int, double, const vo
                                   void *, int);
 typedef void (*ts_cblas_cgemm_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
                                   const void *, void *, int);
+/* The same with 64-bit integers (CBLAS_64 rows). */
+typedef void (*ts_cblas_sgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, float, const void *, int64_t,
+                                    const void *, int64_t, float, void *, int64_t);
+typedef void (*ts_cblas_dgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, double, const void *, int64_t,
+                                    const void *, int64_t, double, void *, int64_t);
+typedef void (*ts_cblas_cgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, const void *, const void *, int64_t,
+                                    const void *, int64_t, const void *, void *, int64_t);
 
 /* Calls the CPU BLAS with the arguments exactly as received (the routine's
  * own interface: Fortran or CBLAS). */
@@ -27,11 +34,13 @@ void ts_forward(const ts_call *c);
 /* Calls the CPU BLAS's CBLAS routine r with the arguments as received. */
 void ts_forward_cblas(ts_routine r, const ts_cblas_args *a);
 
-/* The CPU BLAS's routine r, resolved once: TSSHIM_CPU_BLAS, then
- * dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
- * libraries loaded with dlopen(RTLD_LOCAL)).  Never the shim itself.  When no
- * BLAS defines it the process cannot run: one line says how to fix it and
- * the process exits with status 127. */
+/* The CPU BLAS's routine r, resolved on its first use: TSSHIM_CPU_BLAS,
+ * then dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
+ * libraries loaded with dlopen(RTLD_LOCAL), such as NumPy's, possibly after
+ * the program started).  Never the shim itself.  TSSHIM_VERBOSE>=2 names
+ * the library that serves it, once.  When no BLAS defines it the process
+ * cannot run: one line says how to fix it and the process exits with status
+ * 127. */
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
 
 /* Each routine once resolved: a forwarded call costs one load here.  A

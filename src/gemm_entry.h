@@ -11,6 +11,12 @@
 #include "ts_call.h"
 #include "validate.h"
 
+/* Fills a descriptor from the arguments' values (any integer width); the
+ * Fortran arguments as received (c->f) are left to the caller. */
+void ts_call_init(ts_call *c, ts_routine r, char transa, char transb, int64_t m, int64_t n, int64_t k,
+                  const void *alpha, const void *a, int64_t lda, const void *b, int64_t ldb, const void *beta,
+                  void *cmat, int64_t ldc);
+
 /* Fills a descriptor from the Fortran arguments (all by reference). */
 void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const char *transb, const int *m,
                           const int *n, const int *k, const void *alpha, const void *a, const int *lda,
@@ -26,7 +32,13 @@ void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const
                      const int *ldb, const void *beta, void *cmat, const int *ldc, size_t transa_len,
                      size_t transb_len);
 
-/* A CBLAS GEMM call: forwarded at once when the gate passes it, else
+/* ts_gemm_fortran for an ILP64 routine (F77_64): the integers are 64-bit. */
+void ts_gemm_fortran64(ts_routine r, const char *transa, const char *transb, const int64_t *m, const int64_t *n,
+                       const int64_t *k, const void *alpha, const void *a, const int64_t *lda, const void *b,
+                       const int64_t *ldb, const void *beta, void *cmat, const int64_t *ldc, size_t transa_len,
+                       size_t transb_len);
+
+/* A CBLAS GEMM call (CBLAS or CBLAS_64): forwarded at once when the gate passes it, else
  * described in column-major terms (a row-major call swapped) and run by
  * ts_gemm; forwarding passes the CBLAS arguments as received. */
 void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args);
@@ -63,12 +75,16 @@ int ts_gate_arm(void);
  * without the CPU BLAS), and the policy keeps such a call on the CPU
  * (m n k counted exactly: the flop threshold divided by the flops per
  * multiply-add, rounded up, ts_route_cpu_below). */
-static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
+static inline int ts_gate_dims_pass(ts_routine r, int64_t m, int64_t n, int64_t k, const void *alpha)
 {
     int64_t mn, mnk;
-    return *m > 0 && *n > 0 && *k > 0 && !__builtin_mul_overflow((int64_t)*m, (int64_t)*n, &mn) &&
-           !__builtin_mul_overflow(mn, (int64_t)*k, &mnk) && mnk < ts_lanes[r]->mnk_below &&
-           !ts_scalar_is(ts_routine_scalar_prec(r), alpha, 0.0);
+    return m > 0 && n > 0 && k > 0 && !__builtin_mul_overflow(m, n, &mn) && !__builtin_mul_overflow(mn, k, &mnk) &&
+           mnk < ts_lanes[r]->mnk_below && !ts_scalar_is(ts_routine_scalar_prec(r), alpha, 0.0);
+}
+
+static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
+{
+    return ts_gate_dims_pass(r, *m, *n, *k, alpha);
 }
 
 /* Whether a call goes straight to the CPU BLAS, decided from the raw
@@ -76,7 +92,12 @@ static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const
  * (verbosity 0), the CUDA driver is not in the process (no operand can be
  * device memory) and ts_gate_passes.  Invalid arguments go to the CPU BLAS
  * either way. */
-int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha);
+int ts_gate_forwards_dims(ts_routine r, int64_t m, int64_t n, int64_t k, const void *alpha);
+
+static inline int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
+{
+    return ts_gate_forwards_dims(r, *m, *n, *k, alpha);
+}
 
 /* The CPU BLAS routine for a call ts_gate_forwards passed; opens the
  * routine's lane when the loader watch can vouch for later calls. */
@@ -88,13 +109,18 @@ ts_gemm_fn ts_gate_open_lane(ts_routine r);
  * means ask ts_gate_forwards.  A forwarded call costs only this: a small
  * CPU BLAS call takes tens of nanoseconds, so every nanosecond here shows
  * (docs/performance.md, forwarding overhead). */
+static inline ts_gemm_fn ts_gate_lane_cpu_dims(ts_routine r, int64_t m, int64_t n, int64_t k, const void *alpha)
+{
+    ts_gemm_fn cpu = atomic_load_explicit(&ts_lanes[r]->cpu, memory_order_acquire);
+    return cpu && ts_gate_dims_pass(r, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
+               ? cpu
+               : NULL;
+}
+
 static inline ts_gemm_fn ts_gate_lane_cpu(ts_routine r, const int *m, const int *n, const int *k,
                                           const void *alpha)
 {
-    ts_gemm_fn cpu = atomic_load_explicit(&ts_lanes[r]->cpu, memory_order_acquire);
-    return cpu && ts_gate_passes(r, m, n, k, alpha) && ts_gpu_nothing_loaded_since(ts_gate.startup_tail)
-               ? cpu
-               : NULL;
+    return ts_gate_lane_cpu_dims(r, *m, *n, *k, alpha);
 }
 
 #endif

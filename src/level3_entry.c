@@ -23,9 +23,48 @@ static void forward_trsm_f77(ts_routine r, const ts_trsm_f77_args *x)
                                  x->ldb, x->side_len, x->uplo_len, x->transa_len, x->diag_len);
 }
 
+/* CBLAS_64: the routine's own types have 64-bit integers. */
+static void forward_syrk_cblas64(void (*fn)(void), ts_prec sp, const ts_syrk_cblas_args *x)
+{
+    switch (sp) {
+    case TS_S:
+        ((ts_cblas_syrk_s64_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, *(const float *)x->alpha, x->a, x->lda,
+                                   *(const float *)x->beta, x->c, x->ldc);
+        break;
+    case TS_D:
+        ((ts_cblas_syrk_d64_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, *(const double *)x->alpha, x->a,
+                                   x->lda, *(const double *)x->beta, x->c, x->ldc);
+        break;
+    default:
+        ((ts_cblas_syrk_z64_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c,
+                                   x->ldc);
+    }
+}
+
+static void forward_trsm_cblas64(void (*fn)(void), ts_prec sp, const ts_trsm_cblas_args *x)
+{
+    switch (sp) {
+    case TS_S:
+        ((ts_cblas_trsm_s64_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n,
+                                   *(const float *)x->alpha, x->a, x->lda, x->b, x->ldb);
+        break;
+    case TS_D:
+        ((ts_cblas_trsm_d64_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n,
+                                   *(const double *)x->alpha, x->a, x->lda, x->b, x->ldb);
+        break;
+    default:
+        ((ts_cblas_trsm_z64_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n, x->alpha, x->a,
+                                   x->lda, x->b, x->ldb);
+    }
+}
+
 static void forward_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
 {
     void (*fn)(void) = cpu_routine(r);
+    if (ts_routine_ilp64(r)) {
+        forward_syrk_cblas64(fn, ts_routine_scalar_prec(r), x);
+        return;
+    }
     switch (ts_routine_scalar_prec(r)) {
     case TS_S:
         ((ts_cblas_syrk_s_fn)fn)(x->layout, x->uplo, x->trans, x->n, x->k, *(const float *)x->alpha, x->a, x->lda,
@@ -44,6 +83,10 @@ static void forward_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
 static void forward_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
 {
     void (*fn)(void) = cpu_routine(r);
+    if (ts_routine_ilp64(r)) {
+        forward_trsm_cblas64(fn, ts_routine_scalar_prec(r), x);
+        return;
+    }
     switch (ts_routine_scalar_prec(r)) {
     case TS_S:
         ((ts_cblas_trsm_s_fn)fn)(x->layout, x->side, x->uplo, x->transa, x->diag, x->m, x->n,
@@ -62,7 +105,7 @@ static void forward_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
 void ts_forward_level3(const ts_call *c)
 {
     int trsm = ts_routine_args(c->routine) == TS_ARGS_TRSM;
-    if (ts_routine_abi(c->routine) == TS_ABI_CBLAS) {
+    if (ts_routine_cblas(c->routine)) {
         if (trsm)
             forward_trsm_cblas(c->routine, c->received);
         else
@@ -93,11 +136,11 @@ static void herk_scalars(ts_call *c, const void *alpha, const void *beta)
 
 /* A SYRK or HERK described as its Gram GEMM (validation turns trans into
  * the GEMM's transposes). */
-static void run_syrk(ts_routine r, char uplo, char trans, const int *n, const int *k, const void *alpha,
-                     const void *a, const int *lda, const void *beta, void *cmat, const int *ldc, const void *received)
+static void run_syrk(ts_routine r, char uplo, char trans, int64_t n, int64_t k, const void *alpha, const void *a,
+                     int64_t lda, const void *beta, void *cmat, int64_t ldc, const void *received)
 {
     ts_call call;
-    ts_call_from_fortran(&call, r, &trans, &trans, n, n, k, alpha, a, lda, a, lda, beta, cmat, ldc, 1, 1);
+    ts_call_init(&call, r, trans, trans, n, n, k, alpha, a, lda, a, lda, beta, cmat, ldc);
     call.uplo = uplo;
     call.received = received;
     herk_scalars(&call, alpha, beta);
@@ -105,15 +148,14 @@ static void run_syrk(ts_routine r, char uplo, char trans, const int *n, const in
 }
 
 /* The triangle's order: the gate's third dimension (flops m n k). */
-static const int *trsm_order(char side, const int *m, const int *n) { return upper(side) == 'L' ? m : n; }
+static int64_t trsm_order(char side, int64_t m, int64_t n) { return upper(side) == 'L' ? m : n; }
 
 /* A TRSM described with B as both B and C and k the triangle's order. */
-static void run_trsm(ts_routine r, char side, char uplo, char transa, char diag, const int *m, const int *n,
-                     const void *alpha, const void *a, const int *lda, void *b, const int *ldb, const void *received)
+static void run_trsm(ts_routine r, char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+                     const void *alpha, const void *a, int64_t lda, void *b, int64_t ldb, const void *received)
 {
-    static const char notrans = 'N';
     ts_call call;
-    ts_call_from_fortran(&call, r, &transa, &notrans, m, n, trsm_order(side, m, n), alpha, a, lda, b, ldb, zero, b, ldb, 1, 1);
+    ts_call_init(&call, r, transa, 'N', m, n, trsm_order(side, m, n), alpha, a, lda, b, ldb, zero, b, ldb);
     call.uplo = uplo;
     call.side = side;
     call.diag = diag;
@@ -123,22 +165,26 @@ static void run_trsm(ts_routine r, char side, char uplo, char transa, char diag,
 
 void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *x)
 {
-    if (ts_gate_forwards(r, x->n, x->n, x->k, x->alpha)) {
+    int64_t n = ts_f77_dim(r, x->n), k = ts_f77_dim(r, x->k);
+    if (ts_gate_forwards_dims(r, n, n, k, x->alpha)) {
         ts_gate_open_lane(r);
         forward_syrk_f77(r, x);
         return;
     }
-    run_syrk(r, *x->uplo, *x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc, x);
+    run_syrk(r, *x->uplo, *x->trans, n, k, x->alpha, x->a, ts_f77_dim(r, x->lda), x->beta, x->c,
+             ts_f77_dim(r, x->ldc), x);
 }
 
 void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *x)
 {
-    if (ts_gate_forwards(r, x->m, x->n, trsm_order(*x->side, x->m, x->n), x->alpha)) {
+    int64_t m = ts_f77_dim(r, x->m), n = ts_f77_dim(r, x->n);
+    if (ts_gate_forwards_dims(r, m, n, trsm_order(*x->side, m, n), x->alpha)) {
         ts_gate_open_lane(r);
         forward_trsm_f77(r, x);
         return;
     }
-    run_trsm(r, *x->side, *x->uplo, *x->transa, *x->diag, x->m, x->n, x->alpha, x->a, x->lda, x->b, x->ldb, x);
+    run_trsm(r, *x->side, *x->uplo, *x->transa, *x->diag, m, n, x->alpha, x->a, ts_f77_dim(r, x->lda), x->b,
+             ts_f77_dim(r, x->ldb), x);
 }
 
 /* CBLAS's enums as BLAS letters; anything else is '?', which validation
@@ -170,7 +216,7 @@ static char syrk_trans(const ts_syrk_cblas_args *x, int herk, int complex)
 
 void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
 {
-    if (ts_gate_forwards(r, &x->n, &x->n, &x->k, x->alpha)) {
+    if (ts_gate_forwards_dims(r, x->n, x->n, x->k, x->alpha)) {
         ts_gate_open_lane(r);
         forward_syrk_cblas(r, x);
         return;
@@ -178,13 +224,13 @@ void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
     int row = x->layout == ROW_MAJOR;
     char uplo = cblas_letter(x->uplo, UPPER, row ? 'L' : 'U', LOWER, row ? 'U' : 'L');
     char trans = syrk_trans(x, ts_routine_args(r) == TS_ARGS_HERK, ts_prec_is_complex(ts_routine_prec(r)));
-    run_syrk(r, uplo, trans, &x->n, &x->k, x->alpha, x->a, &x->lda, x->beta, x->c, &x->ldc, x);
+    run_syrk(r, uplo, trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc, x);
 }
 
 void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
 {
     char side = cblas_letter(x->side, LEFT, 'L', RIGHT, 'R');
-    if (ts_gate_forwards(r, &x->m, &x->n, trsm_order(side, &x->m, &x->n), x->alpha)) {
+    if (ts_gate_forwards_dims(r, x->m, x->n, trsm_order(side, x->m, x->n), x->alpha)) {
         ts_gate_open_lane(r);
         forward_trsm_cblas(r, x);
         return;
@@ -199,6 +245,6 @@ void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
     if (!row && x->layout != COL_MAJOR)
         transa = '?';
     char diag = cblas_letter(x->diag, NON_UNIT, 'N', UNIT, 'U');
-    run_trsm(r, side, uplo, transa, diag, row ? &x->n : &x->m, row ? &x->m : &x->n, x->alpha, x->a, &x->lda, x->b,
-             &x->ldb, x);
+    run_trsm(r, side, uplo, transa, diag, row ? x->n : x->m, row ? x->m : x->n, x->alpha, x->a, x->lda, x->b,
+             x->ldb, x);
 }

@@ -12,11 +12,14 @@
 #define TS_LEVEL3_ENTRY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ts_call.h"
 
 /* gfortran ABI: everything by reference, the hidden lengths of the
- * character arguments last.  HERK has SYRK's arguments (real scalars). */
+ * character arguments last.  HERK has SYRK's arguments (real scalars).  An
+ * F77_64 routine's integer pointers point to 64-bit integers (ts_f77_dim
+ * reads them). */
 typedef struct {
     const char *uplo, *trans;
     const int *n, *k;
@@ -39,22 +42,25 @@ typedef struct {
 } ts_trsm_f77_args;
 
 /* CBLAS: enums as ints, scalars through pointers to the caller's values
- * (real ones arrived by value and are forwarded by value). */
+ * (real ones arrived by value and are forwarded by value); the integers
+ * wide enough for CBLAS_64. */
 typedef struct {
-    int layout, uplo, trans, n, k;
+    int layout, uplo, trans;
+    int64_t n, k;
     const void *alpha, *a;
-    int lda;
+    int64_t lda;
     const void *beta;
     void *c;
-    int ldc;
+    int64_t ldc;
 } ts_syrk_cblas_args;
 
 typedef struct {
-    int layout, side, uplo, transa, diag, m, n;
+    int layout, side, uplo, transa, diag;
+    int64_t m, n;
     const void *alpha, *a;
-    int lda;
+    int64_t lda;
     void *b;
-    int ldb;
+    int64_t ldb;
 } ts_trsm_cblas_args;
 
 typedef void (*ts_syrk_fn)(const char *, const char *, const int *, const int *, const void *, const void *,
@@ -71,6 +77,25 @@ typedef void (*ts_cblas_syrk_z_fn)(int, int, int, int, int, const void *, const 
 typedef void (*ts_cblas_trsm_s_fn)(int, int, int, int, int, int, int, float, const void *, int, void *, int);
 typedef void (*ts_cblas_trsm_d_fn)(int, int, int, int, int, int, int, double, const void *, int, void *, int);
 typedef void (*ts_cblas_trsm_z_fn)(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
+/* The same with 64-bit integers (CBLAS_64). */
+typedef void (*ts_cblas_syrk_s64_fn)(int, int, int, int64_t, int64_t, float, const void *, int64_t, float, void *,
+                                     int64_t);
+typedef void (*ts_cblas_syrk_d64_fn)(int, int, int, int64_t, int64_t, double, const void *, int64_t, double, void *,
+                                     int64_t);
+typedef void (*ts_cblas_syrk_z64_fn)(int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
+                                     const void *, void *, int64_t);
+typedef void (*ts_cblas_trsm_s64_fn)(int, int, int, int, int, int64_t, int64_t, float, const void *, int64_t, void *,
+                                     int64_t);
+typedef void (*ts_cblas_trsm_d64_fn)(int, int, int, int, int, int64_t, int64_t, double, const void *, int64_t,
+                                     void *, int64_t);
+typedef void (*ts_cblas_trsm_z64_fn)(int, int, int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
+                                     void *, int64_t);
+
+/* A Fortran integer argument of routine r: 64-bit for the F77_64 rows. */
+static inline int64_t ts_f77_dim(ts_routine r, const int *p)
+{
+    return ts_routine_ilp64(r) ? *(const int64_t *)(const void *)p : *p;
+}
 
 /* The core's entries: forwarded at once when the gate passes the call,
  * else described and run by ts_gemm (src/gemm_entry.h). */

@@ -12,7 +12,9 @@
  *   abi        how they are passed (F77: by reference, 32-bit integers, the
  *              gfortran hidden lengths of character arguments last; CBLAS:
  *              the C interface, by value, with a layout argument first and
- *              the real scalars by value, the complex ones by pointer)
+ *              the real scalars by value, the complex ones by pointer;
+ *              F77_64 and CBLAS_64: the same with 64-bit integers for the
+ *              dimensions and leading dimensions, the ILP64 ABI)
  *
  * Every table keyed by routine is an expansion of this list: the exported
  * symbols (shim/entry_points.c), the enum below, the CPU BLAS symbols to
@@ -49,11 +51,47 @@
     X(cblas_strsm, TS_S, TRSM, CBLAS) \
     X(cblas_dtrsm, TS_D, TRSM, CBLAS) \
     X(cblas_ctrsm, TS_C, TRSM, CBLAS) \
-    X(cblas_ztrsm, TS_Z, TRSM, CBLAS)
+    X(cblas_ztrsm, TS_Z, TRSM, CBLAS) \
+    TS_ILP64_ROUTINES(X, )           \
+    TS_ILP64_ROUTINES(X, scipy_)
+
+/* The ILP64 names: OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_
+ * appends 64_ to every name (dgemm_64_, cblas_dgemm64_); NumPy's and
+ * SciPy's wheels bundle one that also prefixes scipy_ (scipy_dgemm_64_,
+ * scipy_cblas_dgemm64_).  One block of rows per prefix. */
+#define TS_ILP64_ROUTINES(X, P)                 \
+    X(P##sgemm_64_, TS_S, GEMM, F77_64)         \
+    X(P##dgemm_64_, TS_D, GEMM, F77_64)         \
+    X(P##cgemm_64_, TS_C, GEMM, F77_64)         \
+    X(P##zgemm_64_, TS_Z, GEMM, F77_64)         \
+    X(P##cblas_sgemm64_, TS_S, GEMM, CBLAS_64)  \
+    X(P##cblas_dgemm64_, TS_D, GEMM, CBLAS_64)  \
+    X(P##cblas_cgemm64_, TS_C, GEMM, CBLAS_64)  \
+    X(P##cblas_zgemm64_, TS_Z, GEMM, CBLAS_64)  \
+    X(P##ssyrk_64_, TS_S, SYRK, F77_64)         \
+    X(P##dsyrk_64_, TS_D, SYRK, F77_64)         \
+    X(P##csyrk_64_, TS_C, SYRK, F77_64)         \
+    X(P##zsyrk_64_, TS_Z, SYRK, F77_64)         \
+    X(P##cherk_64_, TS_C, HERK, F77_64)         \
+    X(P##zherk_64_, TS_Z, HERK, F77_64)         \
+    X(P##strsm_64_, TS_S, TRSM, F77_64)         \
+    X(P##dtrsm_64_, TS_D, TRSM, F77_64)         \
+    X(P##ctrsm_64_, TS_C, TRSM, F77_64)         \
+    X(P##ztrsm_64_, TS_Z, TRSM, F77_64)         \
+    X(P##cblas_ssyrk64_, TS_S, SYRK, CBLAS_64)  \
+    X(P##cblas_dsyrk64_, TS_D, SYRK, CBLAS_64)  \
+    X(P##cblas_csyrk64_, TS_C, SYRK, CBLAS_64)  \
+    X(P##cblas_zsyrk64_, TS_Z, SYRK, CBLAS_64)  \
+    X(P##cblas_cherk64_, TS_C, HERK, CBLAS_64)  \
+    X(P##cblas_zherk64_, TS_Z, HERK, CBLAS_64)  \
+    X(P##cblas_strsm64_, TS_S, TRSM, CBLAS_64)  \
+    X(P##cblas_dtrsm64_, TS_D, TRSM, CBLAS_64)  \
+    X(P##cblas_ctrsm64_, TS_C, TRSM, CBLAS_64)  \
+    X(P##cblas_ztrsm64_, TS_Z, TRSM, CBLAS_64)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
 
-typedef enum { TS_ABI_F77, TS_ABI_CBLAS } ts_abi;
+typedef enum { TS_ABI_F77, TS_ABI_CBLAS, TS_ABI_F77_64, TS_ABI_CBLAS_64 } ts_abi;
 
 /* The arguments column: which BLAS operation a routine is. */
 typedef enum { TS_ARGS_GEMM, TS_ARGS_SYRK, TS_ARGS_HERK, TS_ARGS_TRSM } ts_args;
@@ -94,6 +132,20 @@ static inline ts_abi ts_routine_abi(ts_routine r)
 #undef TS_ROUTINE_ABI
     };
     return abis[r];
+}
+
+/* Whether a routine takes 64-bit integers (the ILP64 ABI). */
+static inline int ts_routine_ilp64(ts_routine r)
+{
+    ts_abi a = ts_routine_abi(r);
+    return a == TS_ABI_F77_64 || a == TS_ABI_CBLAS_64;
+}
+
+/* Whether a routine has the C interface (either integer width). */
+static inline int ts_routine_cblas(ts_routine r)
+{
+    ts_abi a = ts_routine_abi(r);
+    return a == TS_ABI_CBLAS || a == TS_ABI_CBLAS_64;
 }
 
 static inline ts_args ts_routine_args(ts_routine r)

@@ -41,7 +41,9 @@ static inline int ts_residency_gpu_reads(ts_residency r) { return r == TS_MEM_DE
 static inline int ts_residency_cpu_unreadable(ts_residency r) { return r == TS_MEM_DEVICE; }
 
 /* Fortran arguments exactly as received, so forwarding passes them untouched
- * (gfortran ABI: everything by reference plus two hidden string lengths). */
+ * (gfortran ABI: everything by reference plus two hidden string lengths).
+ * An ILP64 routine's (F77_64) integer pointers point to 64-bit integers:
+ * they are only passed on, never read through these types. */
 typedef struct {
     const char *transa, *transb;
     const int *m, *n, *k;
@@ -57,17 +59,19 @@ typedef struct {
 } ts_fortran_args;
 
 /* CBLAS arguments exactly as received (enums as ints, scalars through
- * pointers to the caller's values), so forwarding passes them untouched. */
+ * pointers to the caller's values), so forwarding passes them untouched;
+ * the integers are wide enough for the ILP64 routines (CBLAS_64). */
 typedef struct {
-    int layout, transa, transb, m, n, k;
+    int layout, transa, transb;
+    int64_t m, n, k;
     const void *alpha;
     const void *a;
-    int lda;
+    int64_t lda;
     const void *b;
-    int ldb;
+    int64_t ldb;
     const void *beta;
     void *c;
-    int ldc;
+    int64_t ldc;
 } ts_cblas_args;
 
 typedef struct ts_call {

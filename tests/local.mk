@@ -30,3 +30,4 @@ include $(srcdir)/tests/tuning.mk
 include $(srcdir)/tests/tracking.mk
 include $(srcdir)/tests/cache.mk
 include $(srcdir)/tests/level3.mk
+include $(srcdir)/tests/ilp64.mk

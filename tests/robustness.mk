@@ -16,7 +16,7 @@ tests_nan_inf_LDADD = $(ROBUSTNESS_LIBS)
 
 # A real shared library (hence -rpath), so that its constructor and
 # destructor run apart from the program's and the shim's.
-check_LTLIBRARIES = tests/libctor_client.la
+check_LTLIBRARIES += tests/libctor_client.la
 tests_libctor_client_la_SOURCES = tests/libctor_client.c tests/libctor_client.h $(ROBUSTNESS_CHECK)
 # Own flags, hence own objects: the programs compile the same sources without libtool.
 tests_libctor_client_la_CFLAGS = $(AM_CFLAGS)

@@ -1,0 +1,21 @@
+# The ILP64 names (dgemm_64_, cblas_dgemm64_, scipy_dsyrk_64_, ...) under the
+# shim, against an ILP64 BLAS: the provider gives a real one those names
+# (tests/ilp64_provider.c).  The client links it, or opens it with
+# dlopen(RTLD_LOCAL) after start as NumPy does.  Included from tests/local.mk.
+check_LTLIBRARIES += tests/libilp64_provider.la
+tests_libilp64_provider_la_SOURCES = tests/ilp64_provider.c
+tests_libilp64_provider_la_LIBADD = -ldl
+tests_libilp64_provider_la_LDFLAGS = $(AM_LDFLAGS) -rpath $(abs_builddir)/tests -avoid-version
+
+check_PROGRAMS += tests/ilp64_client tests/ilp64_client_dlopen
+tests_ilp64_client_SOURCES = tests/ilp64_client.c
+tests_ilp64_client_LDADD = tests/libilp64_provider.la $(BLAS_LIBS) -ldl -lm
+# The client finds its routines by name only: keep the libraries it names.
+tests_ilp64_client_LDFLAGS = $(AM_LDFLAGS) -no-install -Wl,--no-as-needed
+tests_ilp64_client_dlopen_SOURCES = tests/ilp64_client.c
+tests_ilp64_client_dlopen_LDADD = $(BLAS_LIBS) -ldl -lm
+tests_ilp64_client_dlopen_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed
+
+# NumPy's matmul, a.T @ a and solve under the shim (skipped without NumPy).
+TESTS += tests/ilp64.sh tests/numpy.sh
+EXTRA_DIST += tests/ilp64.sh tests/numpy.sh tests/numpy_client.py

@@ -1,0 +1,74 @@
+/* A real ILP64 BLAS under the names tsshim intercepts for it (dgemm_64_,
+ * cblas_dgemm64_, scipy_dgemm_64_, ...: the ILP64 rows of the routine
+ * list).  Debian's libopenblas64 is built with 64-bit integers but keeps
+ * the plain names (dgemm_), which the LP64 rows own; OpenBLAS builds with
+ * SYMBOLSUFFIX=64_ (and NumPy's scipy-openblas64) are not packaged here.
+ * So each name is a jump to the plain-named routine of the library named
+ * by TSSHIM_TEST_ILP64_BLAS (default libopenblas64.so.0), opened with
+ * RTLD_DEEPBIND so that its own calls (xerbla_ included) stay inside it:
+ * the arguments and the error reports are that library's.
+ * tsshim_ilp64_provider_ready() says whether it was found.  x86-64 only:
+ * the jumps are assembly, which passes any signature untouched. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routine_list.h"
+
+int tsshim_ilp64_provider_ready(void);
+
+#if defined(__x86_64__) && defined(__ELF__)
+#define TARGET(symbol, prec, args, abi) void *target_##symbol __attribute__((visibility("hidden")));
+TS_ILP64_ROUTINES(TARGET, )
+TS_ILP64_ROUTINES(TARGET, scipy_)
+#undef TARGET
+
+#define JUMP(symbol, prec, args, abi)                                                                   \
+    __asm__(".text\n .globl " #symbol "\n .type " #symbol ", @function\n" #symbol ":\n"                  \
+            " jmp *target_" #symbol "(%rip)\n .size " #symbol ", .-" #symbol "\n");
+TS_ILP64_ROUTINES(JUMP, )
+TS_ILP64_ROUTINES(JUMP, scipy_)
+#undef JUMP
+
+static const struct {
+    const char *name;
+    void **target;
+} targets[] = {
+#define ROW(symbol, prec, args, abi) { #symbol, &target_##symbol },
+    TS_ILP64_ROUTINES(ROW, ) TS_ILP64_ROUTINES(ROW, scipy_)
+#undef ROW
+};
+
+static int ready;
+
+/* dgemm_64_ -> dgemm_, scipy_cblas_dgemm64_ -> cblas_dgemm. */
+static void plain_name(const char *name, char *out, size_t size)
+{
+    if (!strncmp(name, "scipy_", 6))
+        name += 6;
+    size_t len = strlen(name) - 3; /* "64_" */
+    if (len >= size)
+        len = size - 1;
+    memcpy(out, name, len);
+    out[len] = 0;
+}
+
+__attribute__((constructor)) static void open_provider(void)
+{
+    const char *path = getenv("TSSHIM_TEST_ILP64_BLAS");
+    void *h = dlopen(path && *path ? path : "libopenblas64.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!h)
+        return;
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        char plain[64];
+        plain_name(targets[i].name, plain, sizeof plain);
+        if (!(*targets[i].target = dlsym(h, plain)))
+            return;
+    }
+    ready = 1;
+}
+
+int tsshim_ilp64_provider_ready(void) { return ready; }
+#else
+int tsshim_ilp64_provider_ready(void) { return 0; }
+#endif
