@@ -26,4 +26,12 @@ bench_bench_forward_level3_LDADD = $(BLAS_LIBS) -ldl
 noinst_LTLIBRARIES += bench/libnullblas.la
 bench_libnullblas_la_SOURCES = bench/null_blas.c
 bench_libnullblas_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/bench
+
+# bench/bench_forward_ilp64: the same for the ILP64 names (dgemm_64_,
+# scipy_cblas_dgemm64_, ...); `bench/bench_forward_ilp64 PROVIDER
+# .libs/libtsshim.so` with PROVIDER tests/.libs/libilp64_provider.so (built
+# by make check) or bench/.libs/libnullblas.so.
+noinst_PROGRAMS += bench/bench_forward_ilp64
+bench_bench_forward_ilp64_SOURCES = bench/bench_forward_ilp64.c
+bench_bench_forward_ilp64_LDADD = -ldl
 include $(srcdir)/bench/e2e.mk

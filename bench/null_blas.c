@@ -1,6 +1,8 @@
-/* A CPU BLAS that does nothing: bench_forward_level3 --null forwards to it
- * (TSSHIM_CPU_BLAS), so that the difference between the two sides is the
- * shim's own cost per call, free of the real BLAS's variation. */
+/* A CPU BLAS that does nothing: bench_forward_level3 --null and
+ * bench_forward_ilp64 forward to it, so that the difference between the two
+ * sides is the shim's own cost per call, free of the real BLAS's variation. */
+#include "routine_list.h"
+
 #define NULL_ROUTINE(name) \
     __attribute__((visibility("default"))) void name(void); \
     void name(void) { __asm__ volatile(""); }
@@ -21,3 +23,7 @@ NULL_ROUTINE(cblas_zherk)
 NULL_ROUTINE(cblas_strsm)
 NULL_ROUTINE(cblas_dtrsm)
 NULL_ROUTINE(cblas_ztrsm)
+/* The ILP64 names, every row of the routine list's ILP64 blocks. */
+#define NULL_ROW(symbol, prec, args, abi) NULL_ROUTINE(symbol)
+TS_ILP64_ROUTINES(NULL_ROW, )
+TS_ILP64_ROUTINES(NULL_ROW, scipy_)

@@ -1,0 +1,177 @@
+/* The ILP64 entry points' forwarding check (shim/entry_points.c and
+ * shim/level3_adapters.h: assembly on x86-64 reading 64-bit integers)
+ * against its C definition and the expected path, for every ILP64 row of
+ * the routine list: a dimension with bits above the low 32 (2^32 + 8, which
+ * a 32-bit read would take for 8) or a product past 2^63 must take the full
+ * path.  The test links the entry points itself; the "CPU BLAS" is two
+ * recorders, the lane's routine (the entry's jump) and the resolved one
+ * (what the full path forwards to), called with the routines' arguments,
+ * which they ignore. */
+#include <stdint.h>
+
+#include "configuration.h"
+#include "cpu_blas.h"
+#include "gemm_entry.h"
+#include "tap.h"
+
+typedef int64_t i64;
+typedef void gemm_f(const char *, const char *, const i64 *, const i64 *, const i64 *, const void *, const void *,
+                    const i64 *, const void *, const i64 *, const void *, void *, const i64 *, size_t, size_t);
+typedef void syrk_f(const char *, const char *, const i64 *, const i64 *, const void *, const void *, const i64 *,
+                    const void *, void *, const i64 *, size_t, size_t);
+typedef void trsm_f(const char *, const char *, const char *, const char *, const i64 *, const i64 *, const void *,
+                    const void *, const i64 *, void *, const i64 *, size_t, size_t, size_t, size_t);
+typedef void cgemm_s(int, int, int, i64, i64, i64, float, const void *, i64, const void *, i64, float, void *, i64);
+typedef void cgemm_d(int, int, int, i64, i64, i64, double, const void *, i64, const void *, i64, double, void *, i64);
+typedef void cgemm_z(int, int, int, i64, i64, i64, const void *, const void *, i64, const void *, i64, const void *,
+                     void *, i64);
+typedef void csyrk_s(int, int, int, i64, i64, float, const void *, i64, float, void *, i64);
+typedef void csyrk_d(int, int, int, i64, i64, double, const void *, i64, double, void *, i64);
+typedef void csyrk_z(int, int, int, i64, i64, const void *, const void *, i64, const void *, void *, i64);
+typedef void ctrsm_s(int, int, int, int, int, i64, i64, float, const void *, i64, void *, i64);
+typedef void ctrsm_d(int, int, int, int, int, i64, i64, double, const void *, i64, void *, i64);
+typedef void ctrsm_z(int, int, int, int, int, i64, i64, const void *, const void *, i64, void *, i64);
+
+/* The entry points of the ILP64 rows, in the routine list's order. */
+#define DECLARE(symbol, prec, args, abi) void symbol(void);
+TS_ILP64_ROUTINES(DECLARE, )
+TS_ILP64_ROUTINES(DECLARE, scipy_)
+#undef DECLARE
+static void (*const entry[])(void) = {
+#define ADDRESS(symbol, prec, args, abi) symbol,
+    TS_ILP64_ROUTINES(ADDRESS, ) TS_ILP64_ROUTINES(ADDRESS, scipy_)
+#undef ADDRESS
+};
+enum { FIRST = TS_R_sgemm_64_, COUNT = sizeof entry / sizeof entry[0] };
+_Static_assert(FIRST + COUNT == TS_NROUTINE, "the ILP64 rows are the routine list's last");
+
+static int jumped, forwarded;
+static void lane_cpu(void) { jumped++; }
+static void resolved_cpu(void) { forwarded++; }
+
+/* C (or B) of the full path's scaling cases: 8 x 8 complex. */
+static double cmat[2 * 64];
+
+/* Calls routine r's entry point with dimensions d (GEMM m n k; SYRK n k;
+ * TRSM m n), TRSM's side, alpha (a real or complex 1 or 0 of the routine's
+ * scalar precision) and leading dimensions ld: 1 when it jumped to the
+ * lane, 0 when the full path ran, -1 otherwise. */
+static int entry_jumps(ts_routine r, const i64 *d, char side, int alpha_one, i64 ld)
+{
+    static const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    static const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f };
+    ts_prec sp = ts_routine_scalar_prec(r);
+    int single = sp == TS_S || sp == TS_C;
+    const void *al = alpha_one ? (single ? (const void *)one_s : one) : (single ? (const void *)zero_s : zero);
+    const void *be = single ? (const void *)zero_s : zero;
+    float fa = *(const float *)al;
+    double da = *(const double *)al;
+    char sd[2] = { side, 0 };
+    void (*fn)(void) = entry[r - FIRST];
+    int left = side == 'L' || side == 'l' ? 141 : 142;
+    jumped = forwarded = 0;
+    atomic_store(&ts_lanes[r]->cpu, (ts_gemm_fn)lane_cpu);
+    int cblas = ts_routine_cblas(r);
+    switch (ts_routine_args(r)) {
+    case TS_ARGS_GEMM:
+        if (!cblas)
+            ((gemm_f *)fn)("N", "N", &d[0], &d[1], &d[2], al, cmat, &ld, cmat, &ld, be, cmat, &ld, 1, 1);
+        else if (sp == TS_S)
+            ((cgemm_s *)fn)(102, 111, 111, d[0], d[1], d[2], fa, cmat, ld, cmat, ld, 0.0f, cmat, ld);
+        else if (sp == TS_D)
+            ((cgemm_d *)fn)(102, 111, 111, d[0], d[1], d[2], da, cmat, ld, cmat, ld, 0.0, cmat, ld);
+        else
+            ((cgemm_z *)fn)(102, 111, 111, d[0], d[1], d[2], al, cmat, ld, cmat, ld, be, cmat, ld);
+        break;
+    case TS_ARGS_SYRK:
+    case TS_ARGS_HERK:
+        if (!cblas)
+            ((syrk_f *)fn)("U", "N", &d[0], &d[1], al, cmat, &ld, be, cmat, &ld, 1, 1);
+        else if (sp == TS_S)
+            ((csyrk_s *)fn)(102, 121, 111, d[0], d[1], fa, cmat, ld, 0.0f, cmat, ld);
+        else if (sp == TS_D)
+            ((csyrk_d *)fn)(102, 121, 111, d[0], d[1], da, cmat, ld, 0.0, cmat, ld);
+        else
+            ((csyrk_z *)fn)(102, 121, 111, d[0], d[1], al, cmat, ld, be, cmat, ld);
+        break;
+    case TS_ARGS_TRSM:
+        if (!cblas)
+            ((trsm_f *)fn)(sd, "U", "N", "N", &d[0], &d[1], al, cmat, &ld, cmat, &ld, 1, 1, 1, 1);
+        else if (sp == TS_S)
+            ((ctrsm_s *)fn)(102, left, 121, 111, 131, d[0], d[1], fa, cmat, ld, cmat, ld);
+        else if (sp == TS_D)
+            ((ctrsm_d *)fn)(102, left, 121, 111, 131, d[0], d[1], da, cmat, ld, cmat, ld);
+        else
+            ((ctrsm_z *)fn)(102, left, 121, 111, 131, d[0], d[1], al, cmat, ld, cmat, ld);
+        break;
+    }
+    if (jumped == 1 && forwarded == 0)
+        return 1;
+    return jumped == 0 ? 0 : -1;
+}
+
+/* The C definition with the adapters' dimensions. */
+static int c_check_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
+{
+    static const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    static const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f };
+    ts_prec sp = ts_routine_scalar_prec(r);
+    int single = sp == TS_S || sp == TS_C;
+    const void *al = alpha_one ? (single ? (const void *)one_s : one) : (single ? (const void *)zero_s : zero);
+    atomic_store(&ts_lanes[r]->cpu, (ts_gemm_fn)lane_cpu);
+    ts_gemm_fn cpu;
+    switch (ts_routine_args(r)) {
+    case TS_ARGS_GEMM: cpu = ts_gate_lane_cpu_dims(r, d[0], d[1], d[2], al); break;
+    case TS_ARGS_TRSM: cpu = ts_gate_lane_cpu_dims(r, d[0], d[1], side == 'L' || side == 'l' ? d[0] : d[1], al); break;
+    default: cpu = ts_gate_lane_cpu_dims(r, d[0], d[0], d[1], al); break;
+    }
+    return cpu == (ts_gemm_fn)lane_cpu;
+}
+
+int main(void)
+{
+    if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
+        tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
+        return tap_done();
+    }
+    for (int r = FIRST; r < TS_NROUTINE; r++)
+        atomic_store(&ts_cpu_resolved[r], (ts_gemm_fn)resolved_cpu);
+    if (!ts_gate.startup_tail) {
+        tap_skip("the loader watch cannot vouch here: no lane opens");
+        return tap_done();
+    }
+    const i64 high = ((i64)1 << 32) + 8, big = (i64)1 << 32;
+    /* jumps: the expected path of GEMM (m n k) and of SYRK and TRSM (the
+     * first two only). */
+    const struct {
+        i64 d[3];
+        char side;
+        int alpha_one, jumps[2];
+    } cases[] = {
+        { { 8, 8, 8 }, 'L', 1, { 1, 1 } },    { { 8, 8, 8 }, 'R', 1, { 1, 1 } },
+        { { 8, 8, 8 }, 'L', 0, { 0, 0 } },    { { high, 8, 8 }, 'L', 1, { 0, 0 } },
+        { { 8, high, 8 }, 'L', 1, { 0, 0 } }, { { 8, 8, high }, 'L', 1, { 0, 1 } },
+        { { 8, high, 8 }, 'R', 1, { 0, 0 } }, { { -1, 8, 8 }, 'L', 1, { 0, 0 } },
+        { { 8, -8, 8 }, 'L', 1, { 0, 0 } },
+        /* the first product alone passes 2^63 */
+        { { big, big, 1 }, 'L', 1, { 0, 0 } },
+    };
+    int ok = 1, n = 0;
+    for (int r = FIRST; r < TS_NROUTINE; r++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            int want = cases[i].jumps[ts_routine_args((ts_routine)r) != TS_ARGS_GEMM];
+            /* Only small valid calls carry valid leading dimensions: the
+             * others are forwarded by validation, never computed. */
+            i64 ld = want || !cases[i].alpha_one ? 8 : 0;
+            int e = entry_jumps((ts_routine)r, cases[i].d, cases[i].side, cases[i].alpha_one, ld);
+            int cc = c_check_jumps((ts_routine)r, cases[i].d, cases[i].side, cases[i].alpha_one);
+            n++;
+            if (e != want || cc != want) {
+                tap_diag("%s case %zu: entry %d, C check %d, expected %d", ts_routine_symbol((ts_routine)r), i, e, cc,
+                         want);
+                ok = 0;
+            }
+        }
+    tap_ok(ok, "the %d ILP64 entry points and the C check agree with the expected path on %d cases", COUNT, n);
+    return tap_done();
+}
