@@ -10,6 +10,16 @@ bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
 
+# bench/bench_level3_gpu: dsyrk_ and dtrsm_ on device data through the shim
+# against cuBLAS and the HBM roofline (run with LD_PRELOAD of the shim).
+if HAVE_CUDA
+noinst_PROGRAMS += bench/bench_level3_gpu
+bench_bench_level3_gpu_SOURCES = bench/bench_level3_gpu.c
+bench_bench_level3_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+bench_bench_level3_gpu_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+bench_bench_level3_gpu_LDADD = $(BLAS_LIBS) -lcublas -lcudart -ldl
+endif
+
 # bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
 # CPU BLAS alone; `bench/bench_forward .libs/libtsshim.so` runs both.
 noinst_PROGRAMS += bench/bench_forward
