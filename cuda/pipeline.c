@@ -489,22 +489,30 @@ static void report(const pipeline *p)
 const char *ts_pipeline_phases(void) { return phase_line; }
 
 /* The CPU BLAS of the process, as the Fortran GEMM of the call's precision
- * on the column-major descriptor (whatever interface the call came by):
- * from inside the shim the global ?gemm_ is the shim's, whose re-entry
- * guard forwards straight to the CPU BLAS. */
+ * and family (ts_family_gemm_routine: an ILP64 call's BLAS may have no
+ * LP64 names, as NumPy's has not) on the column-major descriptor (whatever
+ * interface the call came by): from inside the shim the global name is the
+ * shim's, whose re-entry guard forwards straight to the CPU BLAS. */
 static int cpu_rest(const pipeline *p)
 {
     const ts_call *c = p->c;
-    ts_gemm_fn gemm = (ts_gemm_fn)dlsym(RTLD_DEFAULT, ts_routine_symbol(ts_gemm_routine(c->prec)));
-    if (!gemm)
+    ts_routine family = ts_family_gemm_routine(c->routine);
+    void *sym = dlsym(RTLD_DEFAULT, ts_routine_symbol(family));
+    if (!sym)
         return -1;
     ts_slice rest;
     ts_slice_rest(&p->plan, c, p->committed, &rest);
+    const void *a = ts_region_at(c->a, &rest.r[TS_OP_A], p->es), *b = ts_region_at(c->b, &rest.r[TS_OP_B], p->es);
+    void *cm = (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es);
+    if (ts_routine_ilp64(family)) {
+        const int64_t m = rest.m, n = rest.n, k = rest.k;
+        ((ts_gemm64_fn)sym)(&c->transa, &c->transb, &m, &n, &k, c->alpha, a, &c->lda, b, &c->ldb, c->beta, cm,
+                            &c->ldc, 1, 1);
+        return 0;
+    }
     int m = (int)rest.m, n = (int)rest.n, k = (int)rest.k;
     int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
-    gemm(&c->transa, &c->transb, &m, &n, &k, c->alpha, ts_region_at(c->a, &rest.r[TS_OP_A], p->es), &lda,
-         ts_region_at(c->b, &rest.r[TS_OP_B], p->es), &ldb, c->beta,
-         (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es), &ldc, 1, 1);
+    ((ts_gemm_fn)sym)(&c->transa, &c->transb, &m, &n, &k, c->alpha, a, &lda, b, &ldb, c->beta, cm, &ldc, 1, 1);
     return 0;
 }
 

@@ -31,7 +31,6 @@
     }
 
 /* The same for an F77_64 row: the lane's routine has the ILP64 type. */
-typedef void (*ts_gemm64_fn)(TS_GEMM_ARGS_OF(int64_t));
 #define TS_GEMM64_FULL(name, prec)                                                                      \
     __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS_OF(int64_t));                          \
     void name##full(TS_GEMM_ARGS_OF(int64_t))                                                           \

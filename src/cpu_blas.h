@@ -11,6 +11,10 @@
 typedef void (*ts_gemm_fn)(const char *, const char *, const int *, const int *, const int *,
                            const void *, const void *, const int *, const void *, const int *,
                            const void *, void *, const int *, size_t, size_t);
+/* The same with 64-bit integers (F77_64 rows). */
+typedef void (*ts_gemm64_fn)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
+                             const void *, const void *, const int64_t *, const void *, const int64_t *,
+                             const void *, void *, const int64_t *, size_t, size_t);
 
 /* The CBLAS GEMMs: real scalars by value, complex ones (C and Z) by pointer. */
 typedef void (*ts_cblas_sgemm_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float,

@@ -180,4 +180,24 @@ _Static_assert
 
 static inline ts_routine ts_gemm_routine(ts_prec p) { return (ts_routine)p; }
 
+/* Each ILP64 block starts the same way, so the Fortran GEMM of a routine's
+ * own family (LP64, 64_ or scipy_..64_) and precision is found by offset. */
+#ifdef __cplusplus
+static_assert
+#else
+_Static_assert
+#endif
+    (TS_R_dgemm_64_ == TS_R_sgemm_64_ + (int)TS_D && TS_R_zgemm_64_ == TS_R_sgemm_64_ + (int)TS_Z &&
+         TS_R_scipy_dgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_D &&
+         TS_R_scipy_zgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_Z,
+     "each ILP64 block starts with its Fortran GEMMs, in precision order");
+
+/* The Fortran GEMM of routine r's family in r's precision: what finishes a
+ * call on the CPU with the integers the family takes. */
+static inline ts_routine ts_family_gemm_routine(ts_routine r)
+{
+    int first = r >= TS_R_scipy_sgemm_64_ ? TS_R_scipy_sgemm_64_ : r >= TS_R_sgemm_64_ ? TS_R_sgemm_64_ : TS_R_sgemm_;
+    return (ts_routine)(first + (int)ts_routine_prec(r));
+}
+
 #endif
