@@ -11,6 +11,19 @@ got=$(defined "$TSSHIM_LIB")
 [ -n "$want" ] && [ "$got" = "$want" ]
 tap_check $? "libtsshim.so exports exactly the routine list (want: $want; got: $got)"
 
+# The ILP64 names, both families, each routine of the list: 64_ (OpenBLAS's
+# SYMBOLSUFFIX) and scipy_..64_ (NumPy's and SciPy's bundled OpenBLAS).
+missing=""
+for p in "" scipy_; do
+  for r in sgemm dgemm cgemm zgemm ssyrk dsyrk csyrk zsyrk cherk zherk strsm dtrsm ctrsm ztrsm; do
+    for name in ${p}${r}_64_ ${p}cblas_${r}64_; do
+      case " $got" in *" $name "*) ;; *) missing="$missing $name" ;; esac
+    done
+  done
+done
+[ -z "$missing" ]
+tap_check $? "libtsshim.so exports the 56 ILP64 names (missing:${missing:- none})"
+
 plugin=$(dirname "$TSSHIM_LIB")/libtsshim-cuda.so
 if [ -f "$plugin" ]; then
   got=$(defined "$plugin")

@@ -193,9 +193,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(argv[1], "none")) {
-        int (*ready)(void) = (int (*)(void))find("tsshim_ilp64_provider_ready");
-        if (!ready()) {
-            printf("no ILP64 BLAS behind the provider (TSSHIM_TEST_ILP64_BLAS, default libopenblas64.so.0)\n");
+        const char *(*missing)(void) = (const char *(*)(void))find("tsshim_ilp64_provider_missing");
+        if (missing()) {
+            printf("the ILP64 provider cannot serve: %s\n", missing());
             return 77;
         }
     }

@@ -6,16 +6,18 @@
  * So each name is a jump to the plain-named routine of the library named
  * by TSSHIM_TEST_ILP64_BLAS (default libopenblas64.so.0), opened with
  * RTLD_DEEPBIND so that its own calls (xerbla_ included) stay inside it:
- * the arguments and the error reports are that library's.
- * tsshim_ilp64_provider_ready() says whether it was found.  x86-64 only:
- * the jumps are assembly, which passes any signature untouched. */
+ * the arguments and the error reports are that library's (without it,
+ * its own exported internals would bind to the LP64 OpenBLAS's of the same
+ * names).  tsshim_ilp64_provider_missing() says why it cannot serve, or
+ * NULL.  x86-64 only: the jumps are assembly, which passes any signature
+ * untouched. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "routine_list.h"
 
-int tsshim_ilp64_provider_ready(void);
+const char *tsshim_ilp64_provider_missing(void);
 
 #if defined(__x86_64__) && defined(__ELF__)
 #define TARGET(symbol, prec, args, abi) void *target_##symbol __attribute__((visibility("hidden")));
@@ -39,7 +41,7 @@ static const struct {
 #undef ROW
 };
 
-static int ready;
+static const char *missing = "not opened";
 
 /* dgemm_64_ -> dgemm_, scipy_cblas_dgemm64_ -> cblas_dgemm. */
 static void plain_name(const char *name, char *out, size_t size)
@@ -55,20 +57,28 @@ static void plain_name(const char *name, char *out, size_t size)
 
 __attribute__((constructor)) static void open_provider(void)
 {
+    if (dlsym(RTLD_DEFAULT, "__asan_init")) {
+        missing = "the sanitizer runtime refuses RTLD_DEEPBIND";
+        return;
+    }
     const char *path = getenv("TSSHIM_TEST_ILP64_BLAS");
     void *h = dlopen(path && *path ? path : "libopenblas64.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (!h)
+    if (!h) {
+        missing = "no ILP64 BLAS (TSSHIM_TEST_ILP64_BLAS, default libopenblas64.so.0)";
         return;
+    }
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         char plain[64];
         plain_name(targets[i].name, plain, sizeof plain);
-        if (!(*targets[i].target = dlsym(h, plain)))
+        if (!(*targets[i].target = dlsym(h, plain))) {
+            missing = "the ILP64 BLAS lacks a routine";
             return;
+        }
     }
-    ready = 1;
+    missing = NULL;
 }
 
-int tsshim_ilp64_provider_ready(void) { return ready; }
+const char *tsshim_ilp64_provider_missing(void) { return missing; }
 #else
-int tsshim_ilp64_provider_ready(void) { return 0; }
+const char *tsshim_ilp64_provider_missing(void) { return "the provider's jumps are x86-64 assembly"; }
 #endif
