@@ -70,7 +70,8 @@ extern ts_forward_gate ts_gate;
 /* Arms the gate once; returns whether it is armed. */
 int ts_gate_arm(void);
 
-/* The armed gate's test of the raw arguments: m, n, k > 0 and alpha != 0
+/* The armed gate's test of the raw arguments' values (any integer width,
+ * the ILP64 rows' too): m, n, k > 0 and alpha != 0
  * (alpha = 0, k = 0 and quick returns keep the full path, which does them
  * without the CPU BLAS), and the policy keeps such a call on the CPU
  * (m n k counted exactly: the flop threshold divided by the flops per
@@ -82,16 +83,11 @@ static inline int ts_gate_dims_pass(ts_routine r, int64_t m, int64_t n, int64_t 
            mnk < ts_lanes[r]->mnk_below && !ts_scalar_is(ts_routine_scalar_prec(r), alpha, 0.0);
 }
 
-static inline int ts_gate_passes(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
-{
-    return ts_gate_dims_pass(r, *m, *n, *k, alpha);
-}
-
 /* Whether a call goes straight to the CPU BLAS, decided from the raw
  * arguments before any descriptor is filled: nothing is logged or counted
  * (verbosity 0), the CUDA driver is not in the process (no operand can be
- * device memory) and ts_gate_passes.  Invalid arguments go to the CPU BLAS
- * either way. */
+ * device memory) and ts_gate_dims_pass.  Invalid arguments go to the CPU BLAS
+ * either way.  ts_gate_forwards reads 32-bit ones. */
 int ts_gate_forwards_dims(ts_routine r, int64_t m, int64_t n, int64_t k, const void *alpha);
 
 static inline int ts_gate_forwards(ts_routine r, const int *m, const int *n, const int *k, const void *alpha)
@@ -117,6 +113,7 @@ static inline ts_gemm_fn ts_gate_lane_cpu_dims(ts_routine r, int64_t m, int64_t 
                : NULL;
 }
 
+/* ts_gate_lane_cpu_dims of 32-bit arguments (the LP64 entry points). */
 static inline ts_gemm_fn ts_gate_lane_cpu(ts_routine r, const int *m, const int *n, const int *k,
                                           const void *alpha)
 {
