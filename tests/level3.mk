@@ -17,12 +17,6 @@ check_PROGRAMS += tests/level3_differential
 TESTS += tests/level3_differential.sh
 endif
 
-# The Gram route and the level3 op's dispatch, with a backend computing on the CPU.
-check_PROGRAMS += tests/test_level3_gpu
-tests_test_level3_gpu_SOURCES = tests/test_level3_gpu.c tests/ref_level3.c tests/ref_level3.h tests/tap.h
-tests_test_level3_gpu_LDADD = src/libtscore.la -lm
-TESTS += tests/test_level3_gpu
-
 # Device, managed and pinned operands (skipped without a device).
 EXTRA_DIST += tests/level3_device.sh
 if HAVE_CUDA
