@@ -205,8 +205,8 @@ static char cblas_letter(int v, int a, char la, int b, char lb) { return v == a 
 static char syrk_trans(const ts_syrk_cblas_args *x, int herk, int complex)
 {
     char t = x->trans == NO_TRANS ? 'N' : x->trans == TRANS ? 'T' : x->trans == CONJ_TRANS ? 'C' : '?';
-    if (x->layout == COL_MAJOR || t == '?')
-        return x->layout == ROW_MAJOR || x->layout == COL_MAJOR ? t : '?';
+    if (x->layout != ROW_MAJOR || t == '?')
+        return x->layout == COL_MAJOR ? t : '?';
     if (t == 'N')
         return herk ? 'C' : 'T';
     if (herk)

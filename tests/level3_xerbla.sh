@@ -19,6 +19,13 @@ check() { # routine positions...
       [ $plain_status -eq $shim_status ] && cmp -s "$tap_tmp/plain" "$tap_tmp/shim" && grep -qi parameter "$tap_tmp/plain"
       tap_check $? "$routine bad argument $arg, mode $mode: same report and status ($plain_status) as without the shim"
     done
+    # Where no GPU is usable every call is forwarded anyway: the trace tells
+    # whether the shim itself saw the argument as invalid.
+    rm -f "$tap_tmp/trace"
+    LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_MODE=gpu TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/trace" "$client" "$routine" "$arg" \
+      >/dev/null 2>&1
+    grep -q 'run=cpu (invalid arguments)' "$tap_tmp/trace"
+    tap_check $? "$routine bad argument $arg: the shim's trace says invalid arguments"
   done
 }
 
