@@ -111,5 +111,7 @@ for tool in "$@"; do
   min_long=64
   check "$tool" nan_inf
   check "$tool" cache_mutations
+  min_long=512
+  check "$tool" level3_device
 done
 tap_end
