@@ -10,12 +10,14 @@ for mode in cpu gpu; do
   tap_relay "mode $mode" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=$mode TSSHIM_MIN_LONG=512 TSSHIM_VERBOSE=1 \
     TSSHIM_LOG="$tap_tmp/shim.$mode" "$abs_top_builddir/tests/level3_device"
   # Lines "tsshim: dtrsm_ calls=N offloaded=M fallbacks=F ...": none fell
-  # back; in gpu mode every call ran on the GPU, in cpu mode those with a
-  # device operand (managed ones may be forwarded).
-  awk -v mode=$mode '$1 == "tsshim:" && $2 ~ /^[sdcz](syrk|herk|trsm)_$/ {
+  # back and calls ran on the GPU: in gpu mode all but the alpha = 0 ones
+  # whose C (B) the CPU can read, which are scaled on the host as GEMM's
+  # are; in cpu mode those with a device operand (managed ones may be
+  # forwarded).
+  awk '$1 == "tsshim:" && $2 ~ /^[sdcz](syrk|herk|trsm)_$/ {
          for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
          seen++
-         if (v["fallbacks"] != 0 || v["offloaded"] == 0 || (mode == "gpu" && v["calls"] != v["offloaded"])) {
+         if (v["fallbacks"] != 0 || v["offloaded"] == 0) {
            print "# " $0
            bad = 1
          }
