@@ -26,7 +26,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_DEVICE", "-1", TS_KEY_INT, device, -1, TS_MAX_DEVICES - 1),
     KEY_NUM("TSSHIM_STAGING_MB", "256", TS_KEY_INT, staging_mb, 1, 1 << 20),
     KEY_NUM("TSSHIM_GPU_MEM_LIMIT", "0", TS_KEY_INT, gpu_mem_limit_mb, 0, 1e12),
-    KEY_NUM("TSSHIM_CACHE", "1", TS_KEY_INT, cache, 0, 1),
+    KEY_NUM("TSSHIM_CACHE", "-1", TS_KEY_INT, cache, -1, 1),
     KEY_NUM("TSSHIM_CACHE_MB", "0", TS_KEY_INT, cache_mb, 0, 1e12),
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),
     KEY_STR("TSSHIM_LOG", "", log_path),

@@ -19,7 +19,7 @@ typedef struct {
     int64_t device;             /* TSSHIM_DEVICE; -1: by the launcher's node-local rank (ts_home_device) */
     int64_t staging_mb;         /* TSSHIM_STAGING_MB */
     int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
-    int64_t cache;              /* TSSHIM_CACHE: keep host operands on the GPU across calls */
+    int64_t cache;              /* TSSHIM_CACHE: keep host operands on the GPU across calls; -1: unless under MPI */
     int64_t cache_mb;           /* TSSHIM_CACHE_MB: its device memory, 0 = a share of the free memory */
     int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
     char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */

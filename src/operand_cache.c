@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "launcher.h"
 #include "log.h"
 #include "write_tracker.h"
 
@@ -66,6 +67,18 @@ static int usable(void)
 /* A or B of the call as bytes, when it may be cached.  C never is: the
  * call writes it, and a write to a tracked page faults once per page, which
  * made sending C back slower than sending it up again (docs/performance.md). */
+/* TSSHIM_CACHE=-1 (the default) keeps the cache off under an MPI launcher:
+ * there other processes and the network card write a rank's memory
+ * without its page tables (RDMA into registered buffers, XPMEM mappings),
+ * which no write protection of this process sees. */
+static int cache_on(const ts_config *cfg)
+{
+    static int under_mpi = -1;
+    if (under_mpi < 0)
+        under_mpi = ts_launcher_local_rank(NULL) >= 0;
+    return cfg->cache == 1 || (cfg->cache == -1 && !under_mpi);
+}
+
 static int operand_view(const ts_call *c, int op, view *v)
 {
     const size_t es = ts_elem_size(c->prec);
@@ -199,7 +212,7 @@ static double expected_resident(const view *v)
 void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
     /* A device operand runs the call on its own device, not the cache's. */
-    if (!cfg->cache || c->device >= 0)
+    if (!cache_on(cfg) || c->device >= 0)
         return;
     view v;
     pthread_mutex_lock(&lock);
@@ -284,7 +297,7 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
 
 void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
-    if (!cfg->cache || c->device >= 0 || !usable())
+    if (!cache_on(cfg) || c->device >= 0 || !usable())
         return;
     view v;
     /* TSSHIM_GPU_MEM_LIMIT bounds a call's device memory, cached copies

@@ -23,4 +23,12 @@ for field in hits refreshed invalidated churned untracked; do
   tap_check $? "exit report: cache $field=${v:-missing}, expected > 0"
 done
 [ "$tap_fail" -eq 0 ] || sed 's/^/# /' "$log" 2>/dev/null
+
+# Under an MPI launcher the cache is off unless asked for (TSSHIM_CACHE=-1):
+# network cards and other ranks may write the memory unseen.
+mpi_log=$tap_tmp/shim.mpi.log
+tap_relay "mode gpu, Open MPI rank" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 \
+  TSSHIM_LOG="$mpi_log" OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=1 "$abs_top_builddir/tests/cache_mutations"
+! grep -q '^tsshim: cache ' "$mpi_log"
+tap_check $? "under an MPI launcher the exit report has no cache line (the cache stayed off)"
 tap_end
