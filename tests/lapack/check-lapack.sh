@@ -39,35 +39,14 @@ z-rfp c-rfp d-rfp s-rfp'
 testers='xeigtsts xeigtstd xeigtstc xeigtstz xlintsts xlintstd xlintstc
 xlintstz xlintstds xlintstzc xlintstrfs xlintstrfd xlintstrfc xlintstrfz'
 
-bail() {
-    echo "Bail out! $*"
-    exit 1
-}
-
-skip_all() {
-    echo "1..0 # SKIP $*"
-    exit 0
-}
+. "$abs_top_srcdir/tests/suite-common.sh"
 
 # quote WORD: WORD as one single-quoted shell word.
 quote() {
     printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
 }
 
-# elapsed SECONDS: as "1234 s (20m34s)".
-elapsed() {
-    printf '%d s (%dm%02ds)' "$1" $(($1 / 60)) $(($1 % 60))
-}
-
-if [ -z "${TSSHIM_LIB:-}" ] || [ ! -f "$TSSHIM_LIB" ]; then
-    bail "TSSHIM_LIB='${TSSHIM_LIB:-}' is not a file"
-fi
-for m in $modes; do
-    case $m in
-    cpu | auto | gpu) ;;
-    *) bail "TSSHIM_LAPACK_MODES: '$m' is not cpu, auto or gpu" ;;
-    esac
-done
+require_shim TSSHIM_LAPACK_MODES "$modes"
 [ -n "$precisions" ] || bail "TSSHIM_LAPACK_PRECISIONS is empty"
 for p in $precisions; do
     case $p in

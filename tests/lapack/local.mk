@@ -3,7 +3,7 @@
 # shim and then under it in each mode; the summary counts must not change.
 # Too slow for "make check": only "make check-lapack" runs it. Without the
 # testers or python3 it reports SKIP.
-EXTRA_DIST += tests/lapack/check-lapack.sh
+EXTRA_DIST += tests/lapack/check-lapack.sh tests/suite-common.sh
 
 .PHONY: check-lapack clean-lapack
 

@@ -41,30 +41,10 @@ xslu xdlu xclu xzlu xsllt xdllt xcllt xzllt xsqr xdqr xcqr xzqr
 xsinv xdinv xcinv xzinv xsls xdls xcls xzls xssyevr xdsyevr xcheevr xzheevr'
 programs=${TSSHIM_SCALAPACK_PROGRAMS:-$default_programs}
 
-bail() {
-    echo "Bail out! $*"
-    exit 1
-}
+. "$abs_top_srcdir/tests/suite-common.sh"
 
-skip_all() {
-    echo "1..0 # SKIP $*"
-    exit 0
-}
 
-# elapsed SECONDS: as "1234 s (20m34s)".
-elapsed() {
-    printf '%d s (%dm%02ds)' "$1" $(($1 / 60)) $(($1 % 60))
-}
-
-if [ -z "${TSSHIM_LIB:-}" ] || [ ! -f "$TSSHIM_LIB" ]; then
-    bail "TSSHIM_LIB='${TSSHIM_LIB:-}' is not a file"
-fi
-for m in $modes; do
-    case $m in
-    cpu | auto | gpu) ;;
-    *) bail "TSSHIM_SCALAPACK_MODES: '$m' is not cpu, auto or gpu" ;;
-    esac
-done
+require_shim TSSHIM_SCALAPACK_MODES "$modes"
 case $limit in
 '' | *[!0-9]* | 0) bail "TSSHIM_SCALAPACK_TIMEOUT='$limit' is not a positive number" ;;
 esac
