@@ -297,15 +297,16 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
 
 void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
-    if (!cache_on(cfg) || c->device >= 0 || !usable())
+    if (!cache_on(cfg) || c->device >= 0)
         return;
     view v;
     /* TSSHIM_GPU_MEM_LIMIT bounds a call's device memory, cached copies
-     * included: such a call takes the normal paths, which apply it. */
+     * included: such a call takes the normal paths, which apply it.  A
+     * call with nothing to cache takes no lock. */
     size_t need = 0;
     for (int op = 0; op < TS_NOP; op++)
         need += operand_view(c, op, &v) ? v.len : 0;
-    if (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20)
+    if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20) || !usable())
         return;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
