@@ -14,13 +14,11 @@
  * the shim's own cost, free of the real BLAS's variation from run to run.
  * --measure times the calls in the current process only, one line per
  * routine (what the child runs). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "forward_timing.h"
 
 typedef void syrk_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
                     const void *, void *, const int *, size_t, size_t);
@@ -65,100 +63,42 @@ static void (*routine[NROUTINES])(void) = {
     FN(cblas_zsyrk), FN(cblas_zherk), FN(cblas_strsm), FN(cblas_dtrsm), FN(cblas_ztrsm)
 };
 
-static int use_null_blas(const char *path)
-{
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    for (int r = 0; r < NROUTINES; r++) {
-        void *sym = h ? dlsym(h, names[r]) : NULL;
-        if (!sym) {
-            fprintf(stderr, "bench_forward_level3: %s not found in %s\n", names[r], path);
-            return -1;
-        }
-        memcpy(&routine[r], &sym, sizeof sym);
-    }
-    return 0;
-}
-
 #define AS(type, r) ((type *)routine[r])
-static void call(int r)
+/* CALLS calls of routine r. */
+static void batch(int r, int calls)
 {
     static const int n = N;
-    switch (r) {
-    case 0: case 2: case 4: AS(syrk_f, r)("U", "N", &n, &n, onef, a, &n, zerof, c, &n, 1, 1); break;
-    case 1: case 3: case 5: AS(syrk_f, r)("U", "N", &n, &n, one, a, &n, zero, c, &n, 1, 1); break;
-    case 6: case 8: AS(trsm_f, r)("L", "U", "N", "U", &n, &n, onef, a, &n, c, &n, 1, 1, 1, 1); break;
-    case 7: case 9: AS(trsm_f, r)("L", "U", "N", "U", &n, &n, one, a, &n, c, &n, 1, 1, 1, 1); break;
-    case 10: AS(cblas_syrk_s, r)(102, 121, 111, n, n, 1.0f, a, n, 0.0f, c, n); break;
-    case 11: AS(cblas_syrk_d, r)(102, 121, 111, n, n, 1.0, a, n, 0.0, c, n); break;
-    case 12: AS(cblas_syrk_z, r)(102, 121, 111, n, n, one, a, n, zero, c, n); break;
-    case 13: AS(cblas_syrk_d, r)(102, 121, 111, n, n, 1.0, a, n, 0.0, c, n); break;
-    case 14: AS(cblas_trsm_s, r)(102, 141, 121, 111, 132, n, n, 1.0f, a, n, c, n); break;
-    case 15: AS(cblas_trsm_d, r)(102, 141, 121, 111, 132, n, n, 1.0, a, n, c, n); break;
-    case 16: AS(cblas_trsm_z, r)(102, 141, 121, 111, 132, n, n, one, a, n, c, n); break;
+    for (int i = 0; i < calls; i++) {
+        switch (r) {
+        case 0: case 2: case 4: AS(syrk_f, r)("U", "N", &n, &n, onef, a, &n, zerof, c, &n, 1, 1); break;
+        case 1: case 3: case 5: AS(syrk_f, r)("U", "N", &n, &n, one, a, &n, zero, c, &n, 1, 1); break;
+        case 6: case 8: AS(trsm_f, r)("L", "U", "N", "U", &n, &n, onef, a, &n, c, &n, 1, 1, 1, 1); break;
+        case 7: case 9: AS(trsm_f, r)("L", "U", "N", "U", &n, &n, one, a, &n, c, &n, 1, 1, 1, 1); break;
+        case 10: AS(cblas_syrk_s, r)(102, 121, 111, n, n, 1.0f, a, n, 0.0f, c, n); break;
+        case 11: AS(cblas_syrk_d, r)(102, 121, 111, n, n, 1.0, a, n, 0.0, c, n); break;
+        case 12: AS(cblas_syrk_z, r)(102, 121, 111, n, n, one, a, n, zero, c, n); break;
+        case 13: AS(cblas_syrk_d, r)(102, 121, 111, n, n, 1.0, a, n, 0.0, c, n); break;
+        case 14: AS(cblas_trsm_s, r)(102, 141, 121, 111, 132, n, n, 1.0f, a, n, c, n); break;
+        case 15: AS(cblas_trsm_d, r)(102, 141, 121, 111, 132, n, n, 1.0, a, n, c, n); break;
+        case 16: AS(cblas_trsm_z, r)(102, 141, 121, 111, 132, n, n, one, a, n, c, n); break;
+        }
     }
 }
 
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-/* The fastest of a few batches: the least disturbed by the rest of the machine. */
-static double measure(int r)
+static void fill(void)
 {
     for (int i = 0; i < 2 * N * N; i++) {
         a[i] = 0.01 * (double)(i % 7) - 0.03;
         c[i] = (double)(i % 5) - 2.0;
     }
-    double best = 1e30;
-    for (int batch = 0; batch < BATCHES; batch++) {
-        double t0 = now_ns();
-        for (int i = 0; i < CALLS; i++)
-            call(r);
-        double ns = (now_ns() - t0) / CALLS;
-        if (ns < best)
-            best = ns;
-    }
-    return best;
 }
 
-/* Runs this program with --measure under the shim; reads ns/call per routine. */
-static int measure_preloaded(const char *self, const char *shim, double *ns)
-{
-    int fd[2];
-    if (pipe(fd))
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        setenv("LD_PRELOAD", shim, 1);
-        setenv("TSSHIM_MODE", "auto", 1);
-        execl(self, self, "--measure", (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    FILE *in = pid > 0 ? fdopen(fd[0], "r") : NULL;
-    int got = 0;
-    while (in && got < NROUTINES && fscanf(in, "%lf", &ns[got]) == 1)
-        got++;
-    if (in)
-        fclose(in);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || got != NROUTINES)
-        return -1;
-    return 0;
-}
+static const ft_bench bench = { "bench_forward_level3", fill, batch, NROUTINES, BATCHES, CALLS };
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--measure")) {
-        for (int r = 0; r < NROUTINES; r++)
-            printf("%.3f\n", measure(r));
-        return 0;
-    }
+    if (argc == 2 && !strcmp(argv[1], "--measure"))
+        return ft_measure_main(&bench);
     const char *null_blas = NULL;
     if (argc > 2 && !strcmp(argv[1], "--null")) {
         null_blas = argv[2];
@@ -168,32 +108,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_forward_level3 [--null libnullblas.so] /path/to/libtsshim.so [ROUNDS]\n");
         return 2;
     }
-    if (null_blas && use_null_blas(null_blas))
+    if (null_blas && ft_open_routines(&bench, null_blas, names, routine))
         return 1;
     /* The child preloads the null BLAS after the shim: the shim forwards to it. */
     char preload[4096];
     snprintf(preload, sizeof preload, "%s%s%s", argv[1], null_blas ? " " : "", null_blas ? null_blas : "");
     int rounds = argc == 3 ? atoi(argv[2]) : 5;
-    double plain[NROUTINES], shim[NROUTINES], s[NROUTINES];
-    for (int r = 0; r < NROUTINES; r++)
-        plain[r] = shim[r] = 1e30;
-    for (int round = 0; round < rounds; round++) {
-        for (int r = 0; r < NROUTINES; r++) {
-            double p = measure(r);
-            plain[r] = p < plain[r] ? p : plain[r];
-        }
-        if (measure_preloaded("/proc/self/exe", preload, s)) {
-            fprintf(stderr, "bench_forward_level3: the run under LD_PRELOAD=%s failed\n", preload);
-            return 1;
-        }
-        for (int r = 0; r < NROUTINES; r++)
-            shim[r] = s[r] < shim[r] ? s[r] : shim[r];
-    }
+    double plain[NROUTINES], shim[NROUTINES];
+    if (ft_rounds(&bench, preload, rounds, plain, shim))
+        return 1;
     printf("SYRK/HERK n=k=8, TRSM m=n=8%s; best of %d rounds of %d x %d calls\n",
            null_blas ? ", forwarded to a BLAS that does nothing" : "", rounds, BATCHES, CALLS);
-    printf("%-12s %10s %10s %9s %7s\n", "routine", "plain ns", "tsshim ns", "overhead", "ratio");
-    for (int r = 0; r < NROUTINES; r++)
-        printf("%-12s %10.1f %10.1f %9.1f %7.3f\n", names[r], plain[r], shim[r], shim[r] - plain[r], shim[r] / plain[r]);
+    ft_print_table(names, NROUTINES, 12, plain, shim);
     printf(null_blas ? "the overhead column is the shim's cost per call\n" : "target: ratio <= 1.02\n");
     return 0;
 }

@@ -23,13 +23,13 @@ endif
 # bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
 # CPU BLAS alone; `bench/bench_forward .libs/libtsshim.so` runs both.
 noinst_PROGRAMS += bench/bench_forward
-bench_bench_forward_SOURCES = bench/bench_forward.c
+bench_bench_forward_SOURCES = bench/bench_forward.c bench/forward_timing.h
 bench_bench_forward_LDADD = $(BLAS_LIBS)
 
 # bench/bench_forward_level3: the same for SYRK, HERK and TRSM (Fortran and
 # CBLAS); `bench/bench_forward_level3 .libs/libtsshim.so` runs both sides.
 noinst_PROGRAMS += bench/bench_forward_level3
-bench_bench_forward_level3_SOURCES = bench/bench_forward_level3.c
+bench_bench_forward_level3_SOURCES = bench/bench_forward_level3.c bench/forward_timing.h
 bench_bench_forward_level3_LDADD = $(BLAS_LIBS) -ldl
 # The BLAS that does nothing, for `bench_forward_level3 --null
 # bench/.libs/libnullblas.so .libs/libtsshim.so`.
@@ -42,6 +42,7 @@ bench_libnullblas_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_build
 # .libs/libtsshim.so` with PROVIDER tests/.libs/libilp64_provider.so (built
 # by make check) or bench/.libs/libnullblas.so.
 noinst_PROGRAMS += bench/bench_forward_ilp64
-bench_bench_forward_ilp64_SOURCES = bench/bench_forward_ilp64.c
+bench_bench_forward_ilp64_SOURCES = bench/bench_forward_ilp64.c bench/forward_timing.h tests/ilp64_types.h
+bench_bench_forward_ilp64_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_bench_forward_ilp64_LDADD = -ldl
 include $(srcdir)/bench/e2e.mk

@@ -5,9 +5,9 @@
 check_PROGRAMS += tests/test_slicing tests/test_profile tests/test_learned_store
 tests_test_slicing_SOURCES = tests/test_slicing.c tests/tap.h
 tests_test_slicing_LDADD = src/libtscore.la
-tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h
+tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h tests/text_file.h
 tests_test_profile_LDADD = src/libtscore.la -lm
-tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h
+tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h tests/text_file.h
 tests_test_learned_store_LDADD = src/libtscore.la -lm
 TESTS += tests/test_slicing tests/test_profile tests/test_learned_store tests/bench_e2e_smoke.sh
 EXTRA_DIST += tests/residency_gpu.sh tests/bench_e2e_smoke.sh

@@ -23,7 +23,8 @@ EXTRA_DIST += tests/ilp64.sh tests/numpy.sh tests/numpy_client.py
 # The ILP64 entry points' forwarding check (assembly on x86-64) against its C
 # definition, with dimensions a 32-bit read would get wrong.
 check_PROGRAMS += tests/test_forward_ilp64
-tests_test_forward_ilp64_SOURCES = tests/test_forward_ilp64.c tests/tap.h shim/entry_points.c
+tests_test_forward_ilp64_SOURCES = tests/test_forward_ilp64.c tests/forward_gate.h tests/ilp64_types.h tests/tap.h \
+	shim/entry_points.c
 tests_test_forward_ilp64_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_forward_ilp64_LDADD = src/libtscore.la
 TESTS += tests/test_forward_ilp64

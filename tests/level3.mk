@@ -8,8 +8,8 @@ tests_level3_client_LDADD = $(BLAS_LIBS)
 TESTS += tests/level3_xerbla.sh
 EXTRA_DIST += tests/level3_xerbla.sh tests/level3_differential.sh
 
-tests_level3_differential_SOURCES = tests/level3_differential.c tests/ref_level3.c tests/ref_level3.h \
-	tests/ref_blas.c tests/ref_blas.h tests/tap.h
+tests_level3_differential_SOURCES = tests/level3_differential.c tests/level3_api.h tests/ref_level3.c \
+	tests/ref_level3.h tests/ref_blas.c tests/ref_blas.h tests/tap.h
 # Linked with the BLAS like a legacy program: the script preloads the shim.
 tests_level3_differential_LDADD = $(BLAS_LIBS) -ldl -lm
 if HAVE_OPENBLAS
@@ -21,8 +21,8 @@ endif
 EXTRA_DIST += tests/level3_device.sh
 if HAVE_CUDA
 check_PROGRAMS += tests/level3_device
-tests_level3_device_SOURCES = tests/level3_device.c tests/ref_level3.c tests/ref_level3.h tests/gpu_present.c \
-	tests/gpu_present.h tests/tap.h
+tests_level3_device_SOURCES = tests/level3_device.c tests/level3_api.h tests/ref_level3.c tests/ref_level3.h \
+	tests/gpu_present.c tests/gpu_present.h tests/tap.h
 tests_level3_device_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 tests_level3_device_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 tests_level3_device_LDADD = $(BLAS_LIBS) -lcudart -lm
@@ -31,7 +31,8 @@ endif
 
 # The entry points' forwarding check (assembly on x86-64) against its C definition.
 check_PROGRAMS += tests/test_forward_level3
-tests_test_forward_level3_SOURCES = tests/test_forward_level3.c tests/tap.h shim/entry_points.c
+tests_test_forward_level3_SOURCES = tests/test_forward_level3.c tests/forward_gate.h tests/level3_api.h tests/tap.h \
+	shim/entry_points.c
 tests_test_forward_level3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_forward_level3_LDADD = src/libtscore.la
 TESTS += tests/test_forward_level3

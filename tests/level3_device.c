@@ -13,15 +13,10 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_present.h"
+#include "level3_api.h"
 #include "ref_level3.h"
 #include "tap.h"
 
-typedef void syrk_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
-                    const void *, void *, const int *, size_t, size_t);
-typedef void trsm_f(const char *, const char *, const char *, const char *, const int *, const int *, const void *,
-                    const void *, const int *, void *, const int *, size_t, size_t, size_t, size_t);
-extern syrk_f ssyrk_, dsyrk_, csyrk_, zsyrk_, cherk_, zherk_;
-extern trsm_f strsm_, dtrsm_, ctrsm_, ztrsm_;
 static syrk_f *const syrk[TS_NPREC] = { ssyrk_, dsyrk_, csyrk_, zsyrk_ };
 static syrk_f *const herk[TS_NPREC] = { NULL, NULL, cherk_, zherk_ };
 static trsm_f *const trsm[TS_NPREC] = { strsm_, dtrsm_, ctrsm_, ztrsm_ };

@@ -10,7 +10,8 @@ tests_test_route_SOURCES = tests/test_route.c tests/tap.h
 tests_test_route_LDADD = src/libtscore.la
 tests_test_launcher_SOURCES = tests/test_launcher.c tests/tap.h
 tests_test_launcher_LDADD = src/libtscore.la
-tests_test_forward_entry_SOURCES = tests/test_forward_entry.c tests/cblas_gemm.h tests/tap.h shim/entry_points.c
+tests_test_forward_entry_SOURCES = tests/test_forward_entry.c tests/cblas_gemm.h tests/forward_gate.h tests/tap.h \
+	shim/entry_points.c
 tests_test_forward_entry_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_forward_entry_LDADD = src/libtscore.la
 tests_blas_client_SOURCES = tests/blas_client.c

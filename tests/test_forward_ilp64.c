@@ -7,30 +7,9 @@
  * recorders, the lane's routine (the entry's jump) and the resolved one
  * (what the full path forwards to), called with the routines' arguments,
  * which they ignore. */
-#include <stdint.h>
-
-#include "configuration.h"
 #include "cpu_blas.h"
-#include "gemm_entry.h"
-#include "tap.h"
-
-typedef int64_t i64;
-typedef void gemm_f(const char *, const char *, const i64 *, const i64 *, const i64 *, const void *, const void *,
-                    const i64 *, const void *, const i64 *, const void *, void *, const i64 *, size_t, size_t);
-typedef void syrk_f(const char *, const char *, const i64 *, const i64 *, const void *, const void *, const i64 *,
-                    const void *, void *, const i64 *, size_t, size_t);
-typedef void trsm_f(const char *, const char *, const char *, const char *, const i64 *, const i64 *, const void *,
-                    const void *, const i64 *, void *, const i64 *, size_t, size_t, size_t, size_t);
-typedef void cgemm_s(int, int, int, i64, i64, i64, float, const void *, i64, const void *, i64, float, void *, i64);
-typedef void cgemm_d(int, int, int, i64, i64, i64, double, const void *, i64, const void *, i64, double, void *, i64);
-typedef void cgemm_z(int, int, int, i64, i64, i64, const void *, const void *, i64, const void *, i64, const void *,
-                     void *, i64);
-typedef void csyrk_s(int, int, int, i64, i64, float, const void *, i64, float, void *, i64);
-typedef void csyrk_d(int, int, int, i64, i64, double, const void *, i64, double, void *, i64);
-typedef void csyrk_z(int, int, int, i64, i64, const void *, const void *, i64, const void *, void *, i64);
-typedef void ctrsm_s(int, int, int, int, int, i64, i64, float, const void *, i64, void *, i64);
-typedef void ctrsm_d(int, int, int, int, int, i64, i64, double, const void *, i64, void *, i64);
-typedef void ctrsm_z(int, int, int, int, int, i64, i64, const void *, const void *, i64, void *, i64);
+#include "forward_gate.h"
+#include "ilp64_types.h"
 
 /* The entry points of the ILP64 rows, in the routine list's order. */
 #define DECLARE(symbol, prec, args, abi) void symbol(void);
@@ -58,8 +37,6 @@ static double cmat[2 * 64];
  * lane, 0 when the full path ran, -1 otherwise. */
 static int entry_jumps(ts_routine r, const i64 *d, char side, int alpha_one, i64 ld)
 {
-    static const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
-    static const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f };
     ts_prec sp = ts_routine_scalar_prec(r);
     int single = sp == TS_S || sp == TS_C;
     const void *al = alpha_one ? (single ? (const void *)one_s : one) : (single ? (const void *)zero_s : zero);
@@ -113,8 +90,6 @@ static int entry_jumps(ts_routine r, const i64 *d, char side, int alpha_one, i64
 /* The C definition with the adapters' dimensions. */
 static int c_check_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
 {
-    static const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
-    static const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f };
     ts_prec sp = ts_routine_scalar_prec(r);
     int single = sp == TS_S || sp == TS_C;
     const void *al = alpha_one ? (single ? (const void *)one_s : one) : (single ? (const void *)zero_s : zero);
@@ -130,16 +105,12 @@ static int c_check_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
 
 int main(void)
 {
-    if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
-        tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
+    if (!fg_gate_armed())
         return tap_done();
-    }
     for (int r = FIRST; r < TS_NROUTINE; r++)
         atomic_store(&ts_cpu_resolved[r], (ts_gemm_fn)resolved_cpu);
-    if (!ts_gate.startup_tail) {
-        tap_skip("the loader watch cannot vouch here: no lane opens");
+    if (!fg_lanes_can_open())
         return tap_done();
-    }
     const i64 high = ((i64)1 << 32) + 8, big = (i64)1 << 32;
     /* jumps: the expected path of GEMM (m n k) and of SYRK and TRSM (the
      * first two only). */

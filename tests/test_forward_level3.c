@@ -7,13 +7,11 @@
  * seen, the stack arguments are checked to arrive untouched, and no real
  * BLAS runs. */
 #include <limits.h>
-#include <math.h>
 #include <string.h>
 
-#include "configuration.h"
 #include "cpu_blas.h"
-#include "gemm_entry.h"
-#include "tap.h"
+#include "forward_gate.h"
+#include "level3_api.h"
 
 static int jumped, forwarded;
 static const void *seen; /* the last pointer argument, or the matrix a CBLAS call writes */
@@ -24,19 +22,6 @@ static int seen_ld;      /* a CBLAS call's last argument */
 #define TRSM_F77 const char *sd, const char *u, const char *t, const char *d, const int *m, const int *n,  \
                  const void *al, const void *a, const int *lda, void *b, const int *ldb, size_t l1, size_t l2, \
                  size_t l3, size_t l4
-void ssyrk_(SYRK_F77); void dsyrk_(SYRK_F77); void csyrk_(SYRK_F77); void zsyrk_(SYRK_F77);
-void cherk_(SYRK_F77); void zherk_(SYRK_F77);
-void strsm_(TRSM_F77); void dtrsm_(TRSM_F77); void ctrsm_(TRSM_F77); void ztrsm_(TRSM_F77);
-void cblas_ssyrk(int, int, int, int, int, float, const void *, int, float, void *, int);
-void cblas_dsyrk(int, int, int, int, int, double, const void *, int, double, void *, int);
-void cblas_csyrk(int, int, int, int, int, const void *, const void *, int, const void *, void *, int);
-void cblas_zsyrk(int, int, int, int, int, const void *, const void *, int, const void *, void *, int);
-void cblas_cherk(int, int, int, int, int, float, const void *, int, float, void *, int);
-void cblas_zherk(int, int, int, int, int, double, const void *, int, double, void *, int);
-void cblas_strsm(int, int, int, int, int, int, int, float, const void *, int, void *, int);
-void cblas_dtrsm(int, int, int, int, int, int, int, double, const void *, int, void *, int);
-void cblas_ctrsm(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
-void cblas_ztrsm(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
 
 static int *counter(int lane) { return lane ? &jumped : &forwarded; }
 
@@ -169,31 +154,24 @@ static int c_check_jumps(ts_routine r, const l3_case *cs)
     return ts_gate_lane_cpu(r, &d1, &d1, &d2, cs->alpha) == recorder(r, 1);
 }
 
+/* Small calls' paths: TRSM alone, and TRSM's plus CBLAS SYRK's. */
+static const l3_case small = { 8, 8, 'L', one };
+static int small_trsm_jumps(void) { return entry_jumps(TS_R_dtrsm_, &small); }
+static int small_trsm_syrk_jumps(void) { return small_trsm_jumps() + entry_jumps(TS_R_cblas_dsyrk, &small); }
+
 int main(void)
 {
-    if (!ts_gate_arm() || ts_config_get()->mode != TS_MODE_AUTO) {
-        tap_skip("the forwarding gate is not armed (TSSHIM_VERBOSE > 0) or TSSHIM_MODE is not auto");
+    if (!fg_gate_armed())
         return tap_done();
-    }
     for (int r = FIRST; r <= LAST; r++)
         atomic_store(&ts_cpu_resolved[r], recorder((ts_routine)r, 0));
 
     /* The first forwarded call opens its lane, when the loader watch vouches. */
-    const double one[2] = { 1.0, 0.0 };
     int eight = 8;
     dsyrk_("U", "N", &eight, &eight, one, cmat, &eight, one, cmat, &eight, 1, 1);
-    ts_gemm_fn opened = atomic_load(&ts_lanes[TS_R_dsyrk_]->cpu);
-    tap_ok(forwarded == 1 && opened == (ts_gate.startup_tail ? recorder(TS_R_dsyrk_, 0) : NULL),
-           "the first small call takes the full path to the CPU BLAS and opens its lane");
-    if (!ts_gate.startup_tail) {
-        tap_skip("the loader watch cannot vouch here: no lane opens");
+    if (!fg_first_call_opens(forwarded, atomic_load(&ts_lanes[TS_R_dsyrk_]->cpu), recorder(TS_R_dsyrk_, 0)))
         return tap_done();
-    }
 
-    const double zero[2] = { 0.0, 0.0 }, negzero[2] = { -0.0, -0.0 }, imag[2] = { 0.0, 1.0 };
-    const double nan2[2] = { NAN, 0.0 };
-    const float one_s[2] = { 1.0f, 0.0f }, zero_s[2] = { 0.0f, 0.0f }, negzero_s[2] = { -0.0f, 0.0f };
-    const float imag_s[2] = { 0.0f, 1.0f };
     static const int max = INT_MAX;
     int ok = 1, cases = 0;
     for (int r = FIRST; r <= LAST; r++) {
@@ -233,13 +211,6 @@ int main(void)
     tap_ok(ok, "SYRK, HERK and TRSM entry points (Fortran and CBLAS) and the C check agree with the expected "
                "path on %d cases, stack arguments untouched", cases);
 
-    /* An object loaded after startup (it could be the CUDA driver): full path. */
-    struct link_map *tail = ts_gate.startup_tail;
-    l3_case small = { 8, 8, 'L', one };
-    ts_gate.startup_tail = _r_debug.r_map;
-    int after_load = entry_jumps(TS_R_dtrsm_, &small) + entry_jumps(TS_R_cblas_dsyrk, &small);
-    ts_gate.startup_tail = tail;
-    tap_ok(_r_debug.r_map->l_next && after_load == 0 && entry_jumps(TS_R_dtrsm_, &small) == 1,
-           "a later object in the loader's list sends calls to the full path");
+    fg_later_object(small_trsm_syrk_jumps, small_trsm_jumps);
     return tap_done();
 }

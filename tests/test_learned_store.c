@@ -15,17 +15,9 @@
 #include "learned_store.h"
 #include "profile.h"
 #include "tap.h"
+#include "text_file.h"
 
 static char dir[] = "/tmp/tsshim-learned-XXXXXX";
-
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(text, f);
-    return fclose(f);
-}
 
 /* The whole file, or "" (static buffer). */
 static const char *slurp(const char *path)

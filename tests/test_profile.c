@@ -10,15 +10,7 @@
 
 #include "profile.h"
 #include "tap.h"
-
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(text, f);
-    return fclose(f);
-}
+#include "text_file.h"
 
 static int same(const ts_profile *a, const ts_profile *b) { return !memcmp(a, b, sizeof *a); }
 
