@@ -1,6 +1,7 @@
 #include "operand_cache.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static unsigned long tick;
 static const ts_gpu_ops *gpu;
 static sighting sightings[SIGHTINGS];
 static char untracked_why[160];
-static int available = -1;
+static int available = -1; /* asked once, under the lock */
 static char unavailable_why[160];
 
 static int usable(void)
@@ -64,21 +65,21 @@ static int usable(void)
     return available;
 }
 
-/* A or B of the call as bytes, when it may be cached.  C never is: the
- * call writes it, and a write to a tracked page faults once per page, which
- * made sending C back slower than sending it up again (docs/performance.md). */
 /* TSSHIM_CACHE=-1 (the default) keeps the cache off under an MPI launcher:
  * there other processes and the network card write a rank's memory
  * without its page tables (RDMA into registered buffers, XPMEM mappings),
  * which no write protection of this process sees. */
 static int cache_on(const ts_config *cfg)
 {
-    static int under_mpi = -1;
+    static _Atomic int under_mpi = -1;
     if (under_mpi < 0)
         under_mpi = ts_launcher_local_rank(NULL) >= 0;
     return cfg->cache == 1 || (cfg->cache == -1 && !under_mpi);
 }
 
+/* A or B of the call as bytes, when it may be cached.  C never is: the
+ * call writes it, and a write to a tracked page faults once per page, which
+ * made sending C back slower than sending it up again (docs/performance.md). */
 static int operand_view(const ts_call *c, int op, view *v)
 {
     const size_t es = ts_elem_size(c->prec);
@@ -306,11 +307,15 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
     size_t need = 0;
     for (int op = 0; op < TS_NOP; op++)
         need += operand_view(c, op, &v) ? v.len : 0;
-    if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20) || !usable())
+    if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20))
         return;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_mutex_lock(&lock);
+    if (!usable()) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
     gpu = g;
     if (!budget_known) {
         budget = g->cache_budget(cfg);
