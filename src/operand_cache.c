@@ -327,7 +327,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         entry *e = c->cached[op];
         if (e && e->dead) {
             unref(e);
-            e = NULL;
+            e = c->cached[op] = NULL;
         }
         /* A and B may be one array (a Gram matrix): the entry made for A serves B. */
         if (!e)
