@@ -2,8 +2,6 @@
  * (src/routine_list.h): a call the CPU runs anyway goes straight to the CPU
  * BLAS; any other fills one descriptor and hands it to the core.  Only these
  * symbols are visible. */
-#include <link.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "gemm_entry.h"
@@ -21,8 +19,8 @@
 /* Every call the fast check below does not pass: out of line, so that the
  * check keeps no frame of its own. */
 #define TS_GEMM_FULL(name, prec)                                                                        \
-    __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS);                                      \
-    void name##full(TS_GEMM_ARGS)                                                                       \
+    __attribute__((noinline, used)) void name##_full(TS_GEMM_ARGS);                                      \
+    void name##_full(TS_GEMM_ARGS)                                                                       \
     {                                                                                                   \
         if (ts_gate_forwards(TS_R_##name, m, n, k, alpha))                                         \
             ts_gate_open_lane(TS_R_##name)(TS_GEMM_PASS);                                            \
@@ -32,8 +30,8 @@
 
 /* The same for an F77_64 row: the lane's routine has the ILP64 type. */
 #define TS_GEMM64_FULL(name, prec)                                                                      \
-    __attribute__((noinline, used)) void name##full(TS_GEMM_ARGS_OF(int64_t));                          \
-    void name##full(TS_GEMM_ARGS_OF(int64_t))                                                           \
+    __attribute__((noinline, used)) void name##_full(TS_GEMM_ARGS_OF(int64_t));                          \
+    void name##_full(TS_GEMM_ARGS_OF(int64_t))                                                           \
     {                                                                                                   \
         if (ts_gate_forwards_dims(TS_R_##name, *m, *n, *k, alpha))                                      \
             ((ts_gemm64_fn)(void (*)(void))ts_gate_open_lane(TS_R_##name))(TS_GEMM_PASS);                \
@@ -42,44 +40,14 @@
     }
 
 #if defined(__x86_64__) && defined(__ELF__)
-/* The exported symbol is ts_gate_lane_cpu written out by hand: GCC
- * cannot tail-call a function of 15 arguments without loading and storing
- * back the 9 on the stack (and saving 6 registers to hold them), which
- * tripled the shim's cost on a forwarded call.  Here the arguments stay
- * where the caller put them: m, n, k and alpha are read through rdx, rcx,
- * r8 and r9, only rax, r10 and r11 are written, and the CPU BLAS is entered
- * with a jump.  test_forward_entry checks it against the C definition. */
-_Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, mnk_below) == 8 &&
-                   offsetof(ts_forward_gate, startup_tail) == 0 && offsetof(struct link_map, l_next) == 24,
-               "the layout the entry code below reads");
-
-/* alpha == 0 (either sign) jumps to 1: the bits, sign shifted out, are 0. */
-#define TS_ALPHA_ZERO_TS_S "movl (%r9), %r10d\n addl %r10d, %r10d\n jz 1f\n"
-#define TS_ALPHA_ZERO_TS_D "movq (%r9), %r10\n addq %r10, %r10\n jz 1f\n"
-#define TS_ALPHA_ZERO_TS_C "movq (%r9), %r10\n movabsq $0x7fffffff7fffffff, %r11\n testq %r11, %r10\n jz 1f\n"
-#define TS_ALPHA_ZERO_TS_Z                                                                                 \
-    "movq (%r9), %r10\n movq 8(%r9), %r11\n addq %r10, %r10\n addq %r11, %r11\n orq %r11, %r10\n jz 1f\n"
-
-/* The integers' width: how one is loaded, and whether the product of the
- * first two may overflow (not from 32-bit factors). */
-#define TS_LOAD_32 " movslq"
-#define TS_LOAD_64 " movq"
-#define TS_MUL_JO_32 ""
-#define TS_MUL_JO_64 " jo 1f\n"
-
+/* The check in assembly (shim/gate.h): GCC cannot tail-call a function of
+ * 15 arguments without loading and storing back the 9 on the stack.  m, n,
+ * k and alpha are read through rdx, rcx, r8 and r9. */
 #define TS_GEMM_ASM(name, prec, w)                                                                      \
-    __asm__(".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"          \
-            " endbr64\n"                                                                                \
-            " movq ts_lane_" #name "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                          \
-            TS_LOAD_##w " (%rdx), %r10\n testq %r10, %r10\n jle 1f\n"                                   \
-            TS_LOAD_##w " (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_MUL_JO_##w  \
-            TS_LOAD_##w " (%r8), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"         \
-            " cmpq ts_lane_" #name "+8(%rip), %r10\n jge 1f\n " TS_ALPHA_ZERO_##prec                    \
-            " movq ts_gate(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                                  \
-            " jmp *%rax\n"                                                                              \
-            "1: jmp " #name "full\n"                                                                    \
-            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden ts_lane_" #name                  \
-            "\n .hidden " #name "full\n");
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " (%rdx), %r10\n testq %r10, %r10\n jle 1f\n"          \
+            TS_GATE_LOAD_##w " (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_GATE_JO_##w \
+            TS_GATE_LOAD_##w " (%r8), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"      \
+            TS_GATE_BOUND(name) TS_GATE_ALPHA_AT_##prec("%r9") TS_GATE_JUMP(name));
 #define TS_GEMM_SYMBOL(name, prec) TS_GEMM_FULL(name, prec) TS_GEMM_ASM(name, prec, 32)
 #define TS_GEMM64_SYMBOL(name, prec) TS_GEMM64_FULL(name, prec) TS_GEMM_ASM(name, prec, 64)
 
@@ -90,7 +58,7 @@ _Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, 
     void name(TS_GEMM_ARGS)                                                                             \
     {                                                                                                   \
         ts_gemm_fn cpu = ts_gate_lane_cpu(TS_R_##name, m, n, k, alpha);                             \
-        (cpu ? cpu : name##full)(TS_GEMM_PASS);                                                         \
+        (cpu ? cpu : name##_full)(TS_GEMM_PASS);                                                         \
     }
 #define TS_GEMM64_SYMBOL(name, prec)                                                                    \
     TS_GEMM64_FULL(name, prec)                                                                          \
@@ -98,20 +66,12 @@ _Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, 
     void name(TS_GEMM_ARGS_OF(int64_t))                                                                 \
     {                                                                                                   \
         ts_gemm_fn cpu = ts_gate_lane_cpu_dims(TS_R_##name, *m, *n, *k, alpha);                         \
-        (cpu ? (ts_gemm64_fn)(void (*)(void))cpu : name##full)(TS_GEMM_PASS);                            \
+        (cpu ? (ts_gemm64_fn)(void (*)(void))cpu : name##_full)(TS_GEMM_PASS);                            \
     }
 #endif
 
 /* CBLAS: real scalars come by value, complex ones by pointer; the adapter
  * collects the arguments for the core, which forwards them as received. */
-#define TS_CBLAS_SCALAR_TS_S float
-#define TS_CBLAS_SCALAR_TS_D double
-#define TS_CBLAS_SCALAR_TS_C const void *
-#define TS_CBLAS_SCALAR_TS_Z const void *
-#define TS_CBLAS_AT_TS_S(x) (&(x))
-#define TS_CBLAS_AT_TS_D(x) (&(x))
-#define TS_CBLAS_AT_TS_C(x) (x)
-#define TS_CBLAS_AT_TS_Z(x) (x)
 #define TS_CBLAS_FN_TS_S ts_cblas_sgemm_fn
 #define TS_CBLAS_FN_TS_D ts_cblas_dgemm_fn
 #define TS_CBLAS_FN_TS_C ts_cblas_cgemm_fn
@@ -142,41 +102,22 @@ _Static_assert(offsetof(ts_forward_lane, cpu) == 0 && offsetof(ts_forward_lane, 
     }
 
 #if defined(__x86_64__) && defined(__ELF__)
-/* The check written out by hand, as for the Fortran symbols: with six of
- * the arguments on the stack, C cannot tail-call without copying them.  m,
- * n and k arrive in ecx, r8d and r9d; a real alpha in xmm0, a complex
- * one's address as the first stack argument (8(%rsp)). */
-#define TS_CBLAS_ALPHA_ZERO_TS_S "movd %xmm0, %r10d\n addl %r10d, %r10d\n jz 1f\n"
-#define TS_CBLAS_ALPHA_ZERO_TS_D "movq %xmm0, %r10\n addq %r10, %r10\n jz 1f\n"
-#define TS_CBLAS_ALPHA_ZERO_TS_C "movq 8(%rsp), %r10\n movq (%r10), %r10\n " TS_ALPHA_ZERO_C_BITS
-#define TS_CBLAS_ALPHA_ZERO_TS_Z                                                                         \
-    "movq 8(%rsp), %r10\n movq (%r10), %r11\n movq 8(%r10), %r10\n addq %r11, %r11\n addq %r10, %r10\n" \
-    " orq %r11, %r10\n jz 1f\n"
-#define TS_ALPHA_ZERO_C_BITS "movabsq $0x7fffffff7fffffff, %r11\n testq %r11, %r10\n jz 1f\n"
-
-/* m, n and k as 64-bit values in r10 and r11, from 32-bit or 64-bit registers. */
-#define TS_CBLAS_M_32 " movslq %ecx,"
-#define TS_CBLAS_N_32 " movslq %r8d,"
-#define TS_CBLAS_K_32 " movslq %r9d,"
-#define TS_CBLAS_M_64 " movq %rcx,"
-#define TS_CBLAS_N_64 " movq %r8,"
-#define TS_CBLAS_K_64 " movq %r9,"
+/* The check in assembly, as for the Fortran symbols: with six of the
+ * arguments on the stack, C cannot tail-call without copying them.  m, n
+ * and k arrive in ecx, r8d and r9d (rcx, r8, r9); a real alpha in xmm0, a
+ * complex one's address as the first stack argument (8(%rsp)). */
+#define TS_CBLAS_GEMM_ALPHA_TS_S TS_GATE_ALPHA_XMM_TS_S
+#define TS_CBLAS_GEMM_ALPHA_TS_D TS_GATE_ALPHA_XMM_TS_D
+#define TS_CBLAS_GEMM_ALPHA_TS_C " movq 8(%rsp), %r11\n" TS_GATE_ALPHA_AT_TS_C("%r11")
+#define TS_CBLAS_GEMM_ALPHA_TS_Z " movq 8(%rsp), %r11\n" TS_GATE_ALPHA_AT_TS_Z("%r11")
 
 #define TS_CBLAS_GEMM_SYMBOL(name, prec) TS_CBLAS_FULL(name, prec) TS_CBLAS_GEMM_ASM(name, prec, 32)
 #define TS_CBLAS64_GEMM_SYMBOL(name, prec) TS_CBLAS_FULL_OF(name, prec, int64_t) TS_CBLAS_GEMM_ASM(name, prec, 64)
 #define TS_CBLAS_GEMM_ASM(name, prec, w)                                                                \
-    __asm__(".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"          \
-            " endbr64\n"                                                                                \
-            " movq ts_lane_" #name "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"                          \
-            TS_CBLAS_M_##w " %r10\n testq %r10, %r10\n jle 1f\n"                                        \
-            TS_CBLAS_N_##w " %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_MUL_JO_##w       \
-            TS_CBLAS_K_##w " %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n"              \
-            " cmpq ts_lane_" #name "+8(%rip), %r10\n jge 1f\n " TS_CBLAS_ALPHA_ZERO_##prec              \
-            " movq ts_gate(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n"                                  \
-            " jmp *%rax\n"                                                                              \
-            "1: jmp " #name "_full\n"                                                                   \
-            " .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden ts_lane_" #name                  \
-            "\n .hidden " #name "_full\n");
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " " TS_GATE_ECX_##w ", %r10\n testq %r10, %r10\n jle 1f\n"  \
+            TS_GATE_LOAD_##w " " TS_GATE_R8_##w ", %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n"   \
+            TS_GATE_JO_##w TS_GATE_LOAD_##w " " TS_GATE_R9_##w ", %r11\n testq %r11, %r11\n jle 1f\n"        \
+            " imulq %r11, %r10\n jo 1f\n" TS_GATE_BOUND(name) TS_CBLAS_GEMM_ALPHA_##prec TS_GATE_JUMP(name));
 #else
 #define TS_CBLAS_GEMM_SYMBOL(name, prec)                                                                \
     TS_CBLAS_FULL(name, prec)                                                                           \

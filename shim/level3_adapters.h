@@ -9,18 +9,8 @@
 
 #include <stdint.h>
 
+#include "gate.h"
 #include "level3_entry.h"
-
-/* The scalar parameters of each precision of scalars (ts_routine_scalar_prec):
- * CBLAS passes real ones by value, complex ones by pointer. */
-#define TS_L3_SCALAR_TS_S float
-#define TS_L3_SCALAR_TS_D double
-#define TS_L3_SCALAR_TS_C const void *
-#define TS_L3_SCALAR_TS_Z const void *
-#define TS_L3_AT_TS_S(x) (&(x))
-#define TS_L3_AT_TS_D(x) (&(x))
-#define TS_L3_AT_TS_C(x) (x)
-#define TS_L3_AT_TS_Z(x) (x)
 
 /* HERK's scalars are real. */
 #define TS_L3_HERK_SPREC_TS_C TS_S
@@ -48,12 +38,12 @@
     TS_L3_IP(ldb), side_len, uplo_len, transa_len, diag_len
 
 #define TS_SYRK_CBLAS_PARAMS(sprec, I)                                                                       \
-    int layout, int uplo, int trans, I n, I k, TS_L3_SCALAR_##sprec alpha, const void *a, I lda,             \
-        TS_L3_SCALAR_##sprec beta, void *c, I ldc
+    int layout, int uplo, int trans, I n, I k, TS_CBLAS_SCALAR_##sprec alpha, const void *a, I lda,             \
+        TS_CBLAS_SCALAR_##sprec beta, void *c, I ldc
 #define TS_SYRK_CBLAS_PASS layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc
 
 #define TS_TRSM_CBLAS_PARAMS(sprec, I)                                                                       \
-    int layout, int side, int uplo, int transa, int diag, I m, I n, TS_L3_SCALAR_##sprec alpha,              \
+    int layout, int side, int uplo, int transa, int diag, I m, I n, TS_CBLAS_SCALAR_##sprec alpha,              \
         const void *a, I lda, void *b, I ldb
 #define TS_TRSM_CBLAS_PASS layout, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb
 
@@ -68,86 +58,46 @@
     }
 
 #if defined(__x86_64__) && defined(__ELF__)
-/* The exported symbol is ts_gate_lane_cpu written out by hand, as for the
- * GEMMs (shim/entry_points.c says why): in C, GCC saves six registers and
- * copies every stack argument before the tail call, 1.5 to 3.4 ns a call,
- * up to 1.8% of the smallest SYRK or TRSM on the build machine and more on a
- * faster CPU.  Only rax, r10 and r11 are written; the arguments stay where
- * the caller put them.  tests/test_forward_level3 checks each against the
- * C definition.  The dimensions' product lands in r10 (at most 2^62 before
- * the last multiplication, which may overflow: jo), then the lane's bound,
- * alpha != 0 and nothing loaded since start-up (ts_gate's tail has no
- * l_next). */
-#define TS_L3_ASM_HEAD(name)                                                                                \
-    ".text\n .globl " #name "\n .type " #name ", @function\n .p2align 4\n" #name ":\n"                     \
-    " endbr64\n movq ts_lane_" #name "(%rip), %rax\n testq %rax, %rax\n jz 1f\n"
-#define TS_L3_ASM_BOUND(name) " cmpq ts_lane_" #name "+8(%rip), %r10\n jge 1f\n"
-#define TS_L3_ASM_JUMP(name)                                                                                \
-    " movq ts_gate(%rip), %r10\n cmpq $0, 24(%r10)\n jne 1f\n jmp *%rax\n"                                  \
-    "1: jmp " #name "_full\n .size " #name ", .-" #name "\n .hidden ts_gate\n .hidden ts_lane_" #name      \
-    "\n .hidden " #name "_full\n"
-
-/* alpha == 0 (either sign, both parts) jumps to 1: alpha's address in reg,
- * or a real alpha by value in xmm0. */
-#define TS_L3_ALPHA_AT_TS_S(reg) " movl (" reg "), %r10d\n addl %r10d, %r10d\n jz 1f\n"
-#define TS_L3_ALPHA_AT_TS_D(reg) " movq (" reg "), %r10\n addq %r10, %r10\n jz 1f\n"
-#define TS_L3_ALPHA_AT_TS_C(reg) " movq (" reg "), %r10\n movabsq $0x7fffffff7fffffff, %r11\n testq %r11, %r10\n jz 1f\n"
-#define TS_L3_ALPHA_AT_TS_Z(reg)                                                                            \
-    " movq (" reg "), %r10\n movq 8(" reg "), %r11\n addq %r10, %r10\n addq %r11, %r11\n orq %r11, %r10\n jz 1f\n"
-#define TS_L3_ALPHA_XMM_TS_S " movd %xmm0, %r10d\n addl %r10d, %r10d\n jz 1f\n"
-#define TS_L3_ALPHA_XMM_TS_D " movq %xmm0, %r10\n addq %r10, %r10\n jz 1f\n"
+/* The check in assembly, of shim/gate.h's pieces: in C it cost 1.5 to 3.4
+ * ns a call, up to 1.8% of the smallest SYRK or TRSM on the build machine
+ * and more on a faster CPU. */
 /* CBLAS: real scalars by value, complex ones by address (r9 for SYRK, the
  * second stack argument for TRSM). */
-#define TS_L3_CBLAS_SYRK_ALPHA_TS_S TS_L3_ALPHA_XMM_TS_S
-#define TS_L3_CBLAS_SYRK_ALPHA_TS_D TS_L3_ALPHA_XMM_TS_D
-#define TS_L3_CBLAS_SYRK_ALPHA_TS_C TS_L3_ALPHA_AT_TS_C("%r9")
-#define TS_L3_CBLAS_SYRK_ALPHA_TS_Z TS_L3_ALPHA_AT_TS_Z("%r9")
-#define TS_L3_CBLAS_TRSM_ALPHA_TS_S TS_L3_ALPHA_XMM_TS_S
-#define TS_L3_CBLAS_TRSM_ALPHA_TS_D TS_L3_ALPHA_XMM_TS_D
-#define TS_L3_CBLAS_TRSM_ALPHA_TS_C " movq 16(%rsp), %r11\n" TS_L3_ALPHA_AT_TS_C("%r11")
-#define TS_L3_CBLAS_TRSM_ALPHA_TS_Z " movq 16(%rsp), %r11\n" TS_L3_ALPHA_AT_TS_Z("%r11")
-
-/* The integers' width w (32 or 64): how one is loaded into a 64-bit
- * register, and whether the product of the first two may overflow (not
- * from 32-bit factors). */
-#define TS_L3_LOAD_32 " movslq"
-#define TS_L3_LOAD_64 " movq"
-#define TS_L3_JO_32 ""
-#define TS_L3_JO_64 " jo 1f\n"
-/* CBLAS integers by value: the register's name at each width. */
-#define TS_L3_ECX_32 "%ecx"
-#define TS_L3_ECX_64 "%rcx"
-#define TS_L3_R8_32 "%r8d"
-#define TS_L3_R8_64 "%r8"
-#define TS_L3_R9_32 "%r9d"
-#define TS_L3_R9_64 "%r9"
+#define TS_L3_CBLAS_SYRK_ALPHA_TS_S TS_GATE_ALPHA_XMM_TS_S
+#define TS_L3_CBLAS_SYRK_ALPHA_TS_D TS_GATE_ALPHA_XMM_TS_D
+#define TS_L3_CBLAS_SYRK_ALPHA_TS_C TS_GATE_ALPHA_AT_TS_C("%r9")
+#define TS_L3_CBLAS_SYRK_ALPHA_TS_Z TS_GATE_ALPHA_AT_TS_Z("%r9")
+#define TS_L3_CBLAS_TRSM_ALPHA_TS_S TS_GATE_ALPHA_XMM_TS_S
+#define TS_L3_CBLAS_TRSM_ALPHA_TS_D TS_GATE_ALPHA_XMM_TS_D
+#define TS_L3_CBLAS_TRSM_ALPHA_TS_C " movq 16(%rsp), %r11\n" TS_GATE_ALPHA_AT_TS_C("%r11")
+#define TS_L3_CBLAS_TRSM_ALPHA_TS_Z " movq 16(%rsp), %r11\n" TS_GATE_ALPHA_AT_TS_Z("%r11")
 
 /* Fortran SYRK, HERK: n and k through rdx and rcx, alpha's address in r8. */
 #define TS_L3_F77_SYRK_ASM(name, sprec, w)                                                                  \
-    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " (%rdx), %r10\n testq %r10, %r10\n jle 1f\n imulq %r10, %r10\n" \
-            TS_L3_JO_##w TS_L3_LOAD_##w " (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n" \
-            TS_L3_ASM_BOUND(name) TS_L3_ALPHA_AT_##sprec("%r8") TS_L3_ASM_JUMP(name));
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " (%rdx), %r10\n testq %r10, %r10\n jle 1f\n imulq %r10, %r10\n" \
+            TS_GATE_JO_##w TS_GATE_LOAD_##w " (%rcx), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n jo 1f\n" \
+            TS_GATE_BOUND(name) TS_GATE_ALPHA_AT_##sprec("%r8") TS_GATE_JUMP(name));
 /* Fortran TRSM: side's address in rdi, m and n through r8 and r9, alpha's
  * address the first stack argument; the triangle is m for side L or l. */
 #define TS_L3_F77_TRSM_ASM(name, sprec, w)                                                                  \
-    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " (%r8), %r10\n testq %r10, %r10\n jle 1f\n"                \
-            TS_L3_LOAD_##w " (%r9), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_L3_JO_##w      \
-            " movzbl (%rdi), %r11d\n orl $32, %r11d\n cmpl $108, %r11d\n jne 2f\n" TS_L3_LOAD_##w " (%r8), %r11\n" \
-            " jmp 3f\n2:" TS_L3_LOAD_##w " (%r9), %r11\n3: imulq %r11, %r10\n jo 1f\n" TS_L3_ASM_BOUND(name) \
-            " movq 8(%rsp), %r11\n" TS_L3_ALPHA_AT_##sprec("%r11") TS_L3_ASM_JUMP(name));
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " (%r8), %r10\n testq %r10, %r10\n jle 1f\n"                \
+            TS_GATE_LOAD_##w " (%r9), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_GATE_JO_##w      \
+            " movzbl (%rdi), %r11d\n orl $32, %r11d\n cmpl $108, %r11d\n jne 2f\n" TS_GATE_LOAD_##w " (%r8), %r11\n" \
+            " jmp 3f\n2:" TS_GATE_LOAD_##w " (%r9), %r11\n3: imulq %r11, %r10\n jo 1f\n" TS_GATE_BOUND(name) \
+            " movq 8(%rsp), %r11\n" TS_GATE_ALPHA_AT_##sprec("%r11") TS_GATE_JUMP(name));
 /* CBLAS SYRK, HERK: n and k in ecx and r8d (rcx and r8). */
 #define TS_L3_CBLAS_SYRK_ASM(name, sprec, w)                                                                \
-    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " " TS_L3_ECX_##w ", %r10\n testq %r10, %r10\n jle 1f\n"     \
-            " imulq %r10, %r10\n" TS_L3_JO_##w TS_L3_LOAD_##w " " TS_L3_R8_##w ", %r11\n testq %r11, %r11\n"  \
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " " TS_GATE_ECX_##w ", %r10\n testq %r10, %r10\n jle 1f\n"     \
+            " imulq %r10, %r10\n" TS_GATE_JO_##w TS_GATE_LOAD_##w " " TS_GATE_R8_##w ", %r11\n testq %r11, %r11\n"  \
             " jle 1f\n imulq %r11, %r10\n jo 1f\n"                                                          \
-            TS_L3_ASM_BOUND(name) TS_L3_CBLAS_SYRK_ALPHA_##sprec TS_L3_ASM_JUMP(name));
+            TS_GATE_BOUND(name) TS_L3_CBLAS_SYRK_ALPHA_##sprec TS_GATE_JUMP(name));
 /* CBLAS TRSM: side in esi, m in r9d (r9), n the first stack argument; the
  * triangle is m for CblasLeft (141). */
 #define TS_L3_CBLAS_TRSM_ASM(name, sprec, w)                                                                \
-    __asm__(TS_L3_ASM_HEAD(name) TS_L3_LOAD_##w " " TS_L3_R9_##w ", %r10\n testq %r10, %r10\n jle 1f\n"      \
-            TS_L3_LOAD_##w " 8(%rsp), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_L3_JO_##w     \
-            " cmpl $141, %esi\n jne 2f\n" TS_L3_LOAD_##w " " TS_L3_R9_##w ", %r11\n2: imulq %r11, %r10\n jo 1f\n" \
-            TS_L3_ASM_BOUND(name) TS_L3_CBLAS_TRSM_ALPHA_##sprec TS_L3_ASM_JUMP(name));
+    __asm__(TS_GATE_HEAD(name) TS_GATE_LOAD_##w " " TS_GATE_R9_##w ", %r10\n testq %r10, %r10\n jle 1f\n"      \
+            TS_GATE_LOAD_##w " 8(%rsp), %r11\n testq %r11, %r11\n jle 1f\n imulq %r11, %r10\n" TS_GATE_JO_##w     \
+            " cmpl $141, %esi\n jne 2f\n" TS_GATE_LOAD_##w " " TS_GATE_R9_##w ", %r11\n2: imulq %r11, %r10\n jo 1f\n" \
+            TS_GATE_BOUND(name) TS_L3_CBLAS_TRSM_ALPHA_##sprec TS_GATE_JUMP(name));
 
 #define TS_L3_SYMBOL(asm_gate, name, sprec, w, params, dims, alpha, pass) asm_gate(name, sprec, w)
 #else
@@ -181,14 +131,14 @@
 /* CBLAS, by the precision of the scalars as passed (sprec). */
 #define TS_L3_SYRK_CBLAS(name, sprec, I, w)                                                                \
     TS_L3_FULL(name, TS_SYRK_CBLAS_PARAMS(sprec, I), ts_syrk_cblas, ts_syrk_cblas_args, layout, uplo, trans, n, \
-               k, TS_L3_AT_##sprec(alpha), a, lda, TS_L3_AT_##sprec(beta), c, ldc)                         \
+               k, TS_CBLAS_AT_##sprec(alpha), a, lda, TS_CBLAS_AT_##sprec(beta), c, ldc)                         \
     TS_L3_SYMBOL(TS_L3_CBLAS_SYRK_ASM, name, sprec, w, TS_SYRK_CBLAS_PARAMS(sprec, I), TS_L3_DIMS(n, n, k),    \
-                 TS_L3_AT_##sprec(alpha), TS_SYRK_CBLAS_PASS)
+                 TS_CBLAS_AT_##sprec(alpha), TS_SYRK_CBLAS_PASS)
 #define TS_L3_TRSM_CBLAS(name, sprec, I, w)                                                                \
     TS_L3_FULL(name, TS_TRSM_CBLAS_PARAMS(sprec, I), ts_trsm_cblas, ts_trsm_cblas_args, layout, side, uplo,   \
-               transa, diag, m, n, TS_L3_AT_##sprec(alpha), a, lda, b, ldb)                                \
+               transa, diag, m, n, TS_CBLAS_AT_##sprec(alpha), a, lda, b, ldb)                                \
     TS_L3_SYMBOL(TS_L3_CBLAS_TRSM_ASM, name, sprec, w, TS_TRSM_CBLAS_PARAMS(sprec, I), TS_TRSM_CBLAS_DIMS,    \
-                 TS_L3_AT_##sprec(alpha), TS_TRSM_CBLAS_PASS)
+                 TS_CBLAS_AT_##sprec(alpha), TS_TRSM_CBLAS_PASS)
 
 /* One more expansion step, so that HERK's scalar precision (real) is a token first. */
 #define TS_L3_EXPAND(macro, name, sprec, I, w) macro(name, sprec, I, w)

@@ -1,7 +1,7 @@
 # libtsshim.so: the core (src/) behind the entry points of the routine list
 # (src/routine_list.h), which are all it exports.
 lib_LTLIBRARIES += libtsshim.la
-libtsshim_la_SOURCES = shim/entry_points.c shim/level3_adapters.h
+libtsshim_la_SOURCES = shim/entry_points.c shim/gate.h shim/level3_adapters.h
 libtsshim_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 libtsshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libtsshim_la_LIBADD = src/libtscore.la
