@@ -30,3 +30,20 @@ require_shim() {
         esac
     done
 }
+
+# suite_start: the shared start of a run once the inputs are checked:
+# $timeout_cmd (GNU timeout of $limit seconds, which signals the whole
+# process group, so a hung tester ends its run; empty without timeout),
+# $gpu_skip (why modes that need a GPU cannot run here, else empty),
+# $base made anew.
+suite_start() {
+    timeout_cmd=
+    if command -v timeout >/dev/null 2>&1; then
+        timeout_cmd="timeout -k 10 $limit"
+    fi
+    . "$abs_top_srcdir/tests/tap-programs.sh" # have_gpu
+    gpu_skip=
+    have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
+    rm -rf "$base"
+    mkdir -p "$base" || bail "cannot create $base"
+}

@@ -108,12 +108,6 @@ if [ -d "$src/lib" ]; then
     export LD_LIBRARY_PATH
 fi
 
-# GNU timeout kills the whole process group (python, shell and tester), so
-# a hung tester ends its run instead of blocking the suite.
-timeout_cmd=
-if command -v timeout >/dev/null 2>&1; then
-    timeout_cmd="timeout -k 10 $limit"
-fi
 jobs=${TSSHIM_LAPACK_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 case $jobs in
 '' | *[!0-9]* | 0) bail "TSSHIM_LAPACK_JOBS='$jobs' is not a positive number" ;;
@@ -124,12 +118,8 @@ esac
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OPENBLAS_NUM_THREADS
 
-. "$abs_top_srcdir/tests/tap-programs.sh" # have_gpu
-gpu_skip=
-have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
-
-rm -rf "$base"
-mkdir -p "$base" || bail "cannot create $base"
+# timeout ends python, the shell and the tester of a hung run together.
+suite_start
 
 # make_wrappers MODE ASSIGNMENTS: lapack_testing.py runs the testers from
 # $base/MODE/bin, where each is a script that runs the real one with the

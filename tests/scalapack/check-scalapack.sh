@@ -107,18 +107,8 @@ export OMPI_MCA_pml OMPI_MCA_btl OMPI_MCA_btl_vader_single_copy_mechanism
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OPENBLAS_NUM_THREADS
 
-# GNU timeout signals its process group: mpirun, which ends its ranks.
-timeout_cmd=
-if command -v timeout >/dev/null 2>&1; then
-    timeout_cmd="timeout -k 10 $limit"
-fi
-
-. "$abs_top_srcdir/tests/tap-programs.sh" # have_gpu
-gpu_skip=
-have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
-
-rm -rf "$base"
-mkdir -p "$base" || bail "cannot create $base"
+# timeout signals mpirun, which ends its ranks.
+suite_start
 
 # name TESTER: its name without the folder (PBLAS/dpb3tst: dpb3tst).
 name() {
