@@ -121,8 +121,9 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
     } else {
         ts_gpu_residency(c);
         int ready = ts_gpu_ready();
-        /* SYRK, HERK and TRSM use the cache through their Gram GEMM only
-         * (src/level3_gpu.c): their own C is not a GEMM's. */
+        /* Only GEMMs look: TRSM's GPU path keeps no copies (its B is
+         * written), and SYRK and HERK reach the cache through their Gram
+         * GEMM (src/level3_gpu.c). */
         if (cfg->mode == TS_MODE_AUTO && !ts_call_on_device(c) && !ts_route_host_cpu(c, cfg) &&
             ts_routine_args(c->routine) == TS_ARGS_GEMM)
             ts_cache_look(c, cfg, ready ? ts_gpu() : NULL);
