@@ -80,7 +80,7 @@ double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
     add_link(&in, c->res_a, size_a(c) - c->resident[TS_OP_A], p->h2d_staged_gbs, p->h2d_pinned_gbs);
     add_link(&in, c->res_b, size_b(c) - c->resident[TS_OP_B], p->h2d_staged_gbs, p->h2d_pinned_gbs);
     if (!c->beta_zero)
-        add_link(&in, c->res_c, size_c(c) - c->resident[TS_OP_C], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+        add_link(&in, c->res_c, size_c(c), p->h2d_staged_gbs, p->h2d_pinned_gbs);
     add_link(&out, c->res_c, size_c(c), p->d2h_staged_gbs, p->d2h_pinned_gbs);
     double staged = in.staged_bytes + out.staged_bytes;
     double host = staged / (p->host_copy_gbs * 1e9);

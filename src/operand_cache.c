@@ -88,10 +88,8 @@ static int operand_view(const ts_call *c, int op, view *v)
     ts_residency r;
     if (op == TS_OP_A)
         rows = ts_rows_a(c), cols = ts_cols_a(c), ld = c->lda, p = c->a, r = c->res_a;
-    else if (op == TS_OP_B)
-        rows = ts_rows_b(c), cols = ts_cols_b(c), ld = c->ldb, p = c->b, r = c->res_b;
     else
-        return 0;
+        rows = ts_rows_b(c), cols = ts_cols_b(c), ld = c->ldb, p = c->b, r = c->res_b;
     if (r != TS_MEM_HOST || !p || rows <= 0 || cols <= 0 || !ts_call_reads_ab(c))
         return 0;
     *v = (view){ (char *)p, (size_t)rows * es, (size_t)cols, (size_t)ld * es, 0 };
@@ -217,7 +215,7 @@ void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         return;
     view v;
     pthread_mutex_lock(&lock);
-    for (int op = 0; op < TS_NOP; op++) {
+    for (int op = 0; op < TS_NCACHED; op++) {
         if (!operand_view(c, op, &v))
             continue;
         entry *e = g && usable() ? (gpu = g, acquire(&v)) : NULL;
@@ -305,7 +303,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
      * included: such a call takes the normal paths, which apply it.  A
      * call with nothing to cache takes no lock. */
     size_t need = 0;
-    for (int op = 0; op < TS_NOP; op++)
+    for (int op = 0; op < TS_NCACHED; op++)
         need += operand_view(c, op, &v) ? v.len : 0;
     if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20))
         return;
@@ -321,7 +319,7 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         budget = g->cache_budget(cfg);
         budget_known = 1;
     }
-    for (int op = 0; op < TS_NOP; op++) {
+    for (int op = 0; op < TS_NCACHED; op++) {
         if (!operand_view(c, op, &v))
             continue;
         entry *e = c->cached[op];
@@ -368,7 +366,7 @@ void ts_cache_finish(ts_call *c)
     if (!c->cached[TS_OP_A] && !c->cached[TS_OP_B])
         return;
     pthread_mutex_lock(&lock);
-    for (int op = 0; op < TS_NOP; op++)
+    for (int op = 0; op < TS_NCACHED; op++)
         if (c->cached[op]) {
             unref(c->cached[op]);
             c->cached[op] = NULL;

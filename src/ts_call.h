@@ -25,6 +25,10 @@ typedef enum { TS_RUN_CPU = 0, TS_RUN_GPU = 1 } ts_decision;
 /* The operands, as indices of per-operand arrays. */
 enum { TS_OP_A = 0, TS_OP_B = 1, TS_OP_C = 2, TS_NOP = 3 };
 
+/* The operands the operand cache may hold: A and B (C, which the call
+ * writes, never). */
+enum { TS_NCACHED = 2 };
+
 struct ts_cache_entry;
 
 /* Where an operand lives, as far as CUDA knows. */
@@ -102,10 +106,10 @@ typedef struct ts_call {
 
     /* Added by the operand cache (src/operand_cache.h) for host operands
      * of calls that may run on the GPU; all NULL and 0 otherwise. */
-    struct ts_cache_entry *cached[TS_NOP]; /* the entry whose device copy holds the operand (referenced) */
-    void *cache_dev[TS_NOP];    /* the operand's first element in that copy, once it equals the host */
-    double resident[TS_NOP];    /* bytes the cost model counts as on the device already */
-    const char *cache_state[TS_NOP]; /* for the trace: "hit", "refreshed", "new", ... (static strings) */
+    struct ts_cache_entry *cached[TS_NCACHED]; /* the entry whose device copy holds A, B (referenced) */
+    void *cache_dev[TS_NCACHED];  /* the operand's first element in that copy, once it equals the host */
+    double resident[TS_NCACHED];  /* bytes the cost model counts as on the device already */
+    const char *cache_state[TS_NCACHED]; /* for the trace: "hit", "refreshed", "new" (static strings) */
     double cache_seconds;       /* the cache's part of a GPU call: tracker checks, copies it made */
 
     /* Added by policy. */
