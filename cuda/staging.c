@@ -4,12 +4,26 @@
 
 #include <pthread.h>
 
+#define BUF_BYTES ((size_t)16 << 20)
+
 static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
 static ts_staging per_device[TS_MAX_DEVICES];
 static unsigned char ready[TS_MAX_DEVICES];
 static unsigned char *pinned; /* shared by all devices: allocated portable */
 static int nbuf;
 static size_t buf_bytes;
+
+void ts_staging_layout(int64_t total_bytes, int *n, size_t *bytes)
+{
+    size_t total = total_bytes > 0 ? (size_t)total_bytes : 0;
+    size_t b = total / 8 < BUF_BYTES ? total / 8 : BUF_BYTES;
+    b &= ~(size_t)4095;
+    if (b < 4096)
+        b = 4096;
+    size_t count = total / b;
+    *n = count < 8 ? 8 : count > TS_STAGING_MAX_BUFS ? TS_STAGING_MAX_BUFS : (int)count;
+    *bytes = b;
+}
 
 static cudaError_t make_events(cudaEvent_t *ev, int count)
 {

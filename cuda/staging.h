@@ -12,9 +12,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "slicing.h" /* ts_staging_layout */
-
 enum {
+    TS_STAGING_MAX_BUFS = 256,
     TS_STAGING_PENDING = 4 /* slices whose C may be on its way back at once */
 };
 
@@ -28,6 +27,10 @@ typedef struct {
     int nbuf;
     size_t buf_bytes;
 } ts_staging;
+
+/* Buffer size and count for a total: 16 MB buffers (the size that kept the
+ * link busiest on the GPU host), at least 8 of them. */
+void ts_staging_layout(int64_t total_bytes, int *nbuf, size_t *buf_bytes);
 
 /* Waits for the ring, then returns it with the streams and events of
  * `device` (the current device), creating them on first use; allocates the

@@ -185,16 +185,3 @@ ts_region ts_region_piece(const ts_region *r, size_t elem, size_t piece_bytes, i
     p.rows = r->row + r->rows - p.row < rpp ? r->row + r->rows - p.row : rpp;
     return p;
 }
-
-void ts_staging_layout(int64_t total_bytes, int *n, size_t *bytes)
-{
-    const size_t most = (size_t)16 << 20;
-    size_t total = total_bytes > 0 ? (size_t)total_bytes : 0;
-    size_t b = total / 8 < most ? total / 8 : most;
-    b &= ~(size_t)4095;
-    if (b < 4096)
-        b = 4096;
-    size_t count = total / b;
-    *n = count < 8 ? 8 : count > TS_STAGING_MAX_BUFS ? TS_STAGING_MAX_BUFS : (int)count;
-    *bytes = b;
-}

@@ -67,12 +67,6 @@ void ts_slice_get(const ts_slice_plan *p, const ts_call *c, int64_t i, ts_slice 
 /* Slices i .. count - 1 as one sub-call (what is left when slice i fails). */
 void ts_slice_rest(const ts_slice_plan *p, const ts_call *c, int64_t i, ts_slice *s);
 
-/* The pinned staging ring (cuda/staging.h): buffer size and count for a
- * total of TSSHIM_STAGING_MB: 16 MB buffers (the size that kept the link
- * busiest on the GPU host), at least 8 of them. */
-enum { TS_STAGING_MAX_BUFS = 256 };
-void ts_staging_layout(int64_t total_bytes, int *nbuf, size_t *buf_bytes);
-
 /* A region is copied through staging buffers in pieces of at most
  * piece_bytes (at least one element): runs of whole columns when a column
  * fits, else row ranges of one column. */
