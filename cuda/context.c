@@ -24,6 +24,7 @@ static void destroy_thread(void *p)
         if (!t->ready[d])
             continue;
         cublasDestroy(t->dev[d].cublas);
+        cudaFree(t->dev[d].small_dev);
         cudaStreamDestroy(t->dev[d].stream);
     }
     free(t);

@@ -14,6 +14,7 @@ typedef struct {
     cudaStream_t stream;
     cublasHandle_t cublas;
     cudaMemPool_t pool;     /* the backend's own pool: never the program's */
+    void *small_dev;        /* small calls' operands (cuda/small_call.c), made on first use */
 } ts_gpu_context;
 
 /* The calling thread's context for `device` (made current by the caller),

@@ -6,10 +6,12 @@
 #include "compute.h"
 #include "copy_pool.h"
 #include "slicing.h"
+#include "small_gemm.h"
 #include "staging.h"
 
 /* Bytes moved up to which a call counts as small: packing on the calling
- * thread alone stays short of the pool's hand-off costs (docs/performance.md). */
+ * thread alone stays short of the pool's hand-off costs (docs/performance.md).
+ * Each thread's context keeps a device buffer of this size. */
 #define SMALL_CALL_BYTES ((int64_t)1 << 20)
 
 /* Operands start on 256-byte boundaries, as cudaMalloc's would. */
@@ -68,10 +70,10 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
         return -1;
     }
     unsigned char *pinned = ts_staging_buf(st, 0);
-    unsigned char *dev = NULL;
     err = ts_gpu_fault(cfg, "alloc");
-    if (!err)
-        err = cudaMallocFromPoolAsync((void **)&dev, total ? (size_t)total : es, ctx->pool, ctx->stream);
+    if (!err && !ctx->small_dev)
+        err = cudaMalloc(&ctx->small_dev, (size_t)SMALL_CALL_BYTES);
+    unsigned char *dev = ctx->small_dev;
 
     /* Moving operands are packed (ld = rows); the others are used in place. */
     const void *ptr[TS_NOP];
@@ -100,17 +102,27 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
 
     const ts_region *rc = &sl.r[TS_OP_C];
     const size_t c_bytes = (size_t)ts_region_elems(rc) * es;
+    /* The small kernel writes C where the host unpacks it from. */
+    const int direct = tsk_small_gemm_fits(c);
     if (!err) {
         ts_call sub = *c;
         sub.a = ptr[TS_OP_A], sub.lda = ld[TS_OP_A];
         sub.b = ptr[TS_OP_B], sub.ldb = ld[TS_OP_B];
         sub.c = (void *)ptr[TS_OP_C], sub.ldc = ld[TS_OP_C];
         tsk_operands ops = { sub.a, sub.lda, sub.b, sub.ldb, sub.c, sub.ldc };
-        err = ts_gpu_compute(&sub, &ops, ctx, cfg, path);
+        if (direct) {
+            *path = "small";
+            if (sl.store_c)
+                ops.c = pinned + off[TS_OP_C];
+            err = ts_gpu_fault(cfg, "kernel");
+            if (!err)
+                err = tsk_small_gemm(&sub, &ops, sub.c, sub.ldc, ctx->stream);
+        } else
+            err = ts_gpu_compute(&sub, &ops, ctx, cfg, path);
     }
     if (!err)
         err = ts_gpu_fault(cfg, "copy_back");
-    if (!err && sl.store_c)
+    if (!err && sl.store_c && !direct)
         err = cudaMemcpyAsync(pinned + off[TS_OP_C], ptr[TS_OP_C], c_bytes, cudaMemcpyDeviceToHost, ctx->stream);
     mark(&ph, 2);
     cudaError_t sync = cudaStreamSynchronize(ctx->stream);
@@ -120,8 +132,6 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     if (!err && sl.store_c)
         ts_copy_2d((void *)ts_region_at(c->c, rc, es), (size_t)rc->ld, pinned + off[TS_OP_C], (size_t)rc->rows,
                    (size_t)rc->rows, (size_t)rc->cols, es);
-    if (dev)
-        cudaFreeAsync(dev, ctx->stream);
     ts_staging_release(st);
     mark(&ph, 4);
     if (ph.on)

@@ -11,6 +11,7 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu \
 	kernels/c_update.cu kernels/c_update.h \
 	kernels/trsm_small.cu kernels/tsk_trsm.h \
+	kernels/small_gemm.cu kernels/small_gemm.h \
 	kernels/tuning_sm90.c cuda/kernel_dispatch.c
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 

@@ -99,13 +99,21 @@ template <typename T> static inline tsk_scalars<T> tsk_scalars_of(const ts_call 
     return s;
 }
 
-/* The BLAS update of one C element from the accumulated op(A) op(B) value. */
+/* The BLAS value of one C element from the accumulated op(A) op(B) value
+ * and C's old value at c_old, which beta = 0 never reads. */
+template <typename T>
+__device__ __forceinline__ T tsk_updated(const T *c_old, T acc, const tsk_scalars<T> &s)
+{
+    return s.beta_zero  ? tsk_mul(s.alpha, acc)
+           : s.beta_one ? tsk_add(tsk_mul(s.alpha, acc), *c_old)
+                        : tsk_fma(s.alpha, acc, tsk_mul(s.beta, *c_old));
+}
+
+/* The BLAS update of one C element in place. */
 template <typename T>
 __device__ __forceinline__ void tsk_update(T *c, T acc, const tsk_scalars<T> &s)
 {
-    *c = s.beta_zero  ? tsk_mul(s.alpha, acc)
-         : s.beta_one ? tsk_add(tsk_mul(s.alpha, acc), *c)
-                      : tsk_fma(s.alpha, acc, tsk_mul(s.beta, *c));
+    *c = tsk_updated(c, acc, s);
 }
 
 /* C = beta C over an m x n matrix: the whole GEMM when alpha = 0, where
