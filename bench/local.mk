@@ -46,3 +46,15 @@ bench_bench_forward_ilp64_SOURCES = bench/bench_forward_ilp64.c bench/forward_ti
 bench_bench_forward_ilp64_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_bench_forward_ilp64_LDADD = -ldl
 include $(srcdir)/bench/e2e.mk
+
+# make bench-scalapack: the ScaLAPACK benchmark under mpirun (CholeskyQR2,
+# optionally PDGEQRF, of a tall matrix over 4, 8 and 16 ranks), plain
+# against the shim; bench/scalapack/run-cholqr.sh builds the program with
+# mpicc and lists what it reads.  Neither in "make all" nor in "make check":
+# it needs Open MPI, ScaLAPACK and minutes.  Results go to SCALAPACK_BENCH_OUT.
+EXTRA_DIST += bench/scalapack/cholqr.c bench/scalapack/run-cholqr.sh
+SCALAPACK_BENCH_OUT = scalapack-bench
+bench-scalapack: libtsshim.la
+	TSSHIM_LIB='$(abs_top_builddir)/.libs/libtsshim.so' abs_top_srcdir='$(abs_top_srcdir)' \
+	abs_top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/bench/scalapack/run-cholqr.sh $(SCALAPACK_BENCH_OUT)
+.PHONY: bench-scalapack
