@@ -1,6 +1,6 @@
-# What the scripts running other projects' test suites under the shim
-# (tests/lapack/check-lapack.sh, tests/scalapack/check-scalapack.sh) share
-# (sourced).
+# What the scripts running other projects' test suites and programs under
+# the shim (tests/lapack/check-lapack.sh, tests/scalapack/check-scalapack.sh,
+# bench/scalapack/run-cholqr.sh) share (sourced).
 
 bail() {
     echo "Bail out! $*"
@@ -46,4 +46,34 @@ suite_start() {
     have_gpu || gpu_skip="no usable CUDA device (tests/has_gpu)"
     rm -rf "$base"
     mkdir -p "$base" || bail "cannot create $base"
+}
+
+# open_mpi_setup: $mpirun, Open MPI's launcher (TSSHIM_SCALAPACK_MPIRUN, else
+# mpirun.openmpi, else mpirun: Debian's "mpirun" may be MPICH's, and the
+# ScaLAPACK programs are built for Open MPI), or empty when there is none;
+# and Open MPI's settings for a container, the caller's values first: as
+# root only when allowed; shared memory between the ranks of this one host
+# (no network), through ob1 so that the BTL choice holds (UCX would probe
+# for networks), and no single-copy mechanism (CMA needs ptrace rights that
+# containers often lack).
+open_mpi_setup() {
+    mpirun=
+    if [ -n "${TSSHIM_SCALAPACK_MPIRUN:-}" ]; then
+        command -v "$TSSHIM_SCALAPACK_MPIRUN" >/dev/null 2>&1 ||
+            bail "TSSHIM_SCALAPACK_MPIRUN='$TSSHIM_SCALAPACK_MPIRUN' is not a command"
+        mpirun=$TSSHIM_SCALAPACK_MPIRUN
+    elif command -v mpirun.openmpi >/dev/null 2>&1; then
+        mpirun=mpirun.openmpi
+    elif command -v mpirun >/dev/null 2>&1; then
+        mpirun=mpirun
+    fi
+    if [ "$(id -u)" -eq 0 ]; then
+        OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    fi
+    OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
+    OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
+    OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+    export OMPI_MCA_pml OMPI_MCA_btl OMPI_MCA_btl_vader_single_copy_mechanism
 }

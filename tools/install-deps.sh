@@ -2,9 +2,10 @@
 # Installs the Debian packages tsshim's build, demo and tests need, only those
 # missing.  The CUDA toolkit is optional (without it every call is forwarded)
 # and is not installed here.  libopenblas64-0-pthread and python3-numpy serve
-# the ILP64 and NumPy tests (tests/ilp64.sh, tests/numpy.sh).
+# the ILP64 and NumPy tests (tests/ilp64.sh, tests/numpy.sh); libopenmpi-dev
+# and libscalapack-openmpi-dev build bench/scalapack/cholqr.
 set -e
-packages="build-essential autoconf automake libtool pkg-config gfortran libopenblas-dev dpkg-dev binutils liblapack-test python3 scalapack-mpi-test openmpi-bin libopenblas64-0-pthread python3-numpy"
+packages="build-essential autoconf automake libtool pkg-config gfortran libopenblas-dev dpkg-dev binutils liblapack-test python3 scalapack-mpi-test openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libopenblas64-0-pthread python3-numpy"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -81,14 +81,8 @@ mkdir -p "$out" || bail "cannot create $out"
 out=$(cd "$out" && pwd)
 base=$out/scalapack-cholqr-logs
 
-if [ -n "${TSSHIM_SCALAPACK_MPIRUN:-}" ]; then
-    mpirun=$TSSHIM_SCALAPACK_MPIRUN
-elif command -v mpirun.openmpi >/dev/null 2>&1; then
-    mpirun=mpirun.openmpi
-else
-    mpirun=mpirun
-fi
-command -v "$mpirun" >/dev/null 2>&1 || bail "no $mpirun (install openmpi-bin or set TSSHIM_SCALAPACK_MPIRUN)"
+open_mpi_setup
+[ -n "$mpirun" ] || bail "no mpirun (install openmpi-bin or set TSSHIM_SCALAPACK_MPIRUN)"
 
 libdir=${TSSHIM_SCALAPACK_LIBDIR:-}
 if [ -n "$libdir" ]; then
@@ -106,17 +100,6 @@ else
 fi
 [ -x "$bin" ] || bail "TSSHIM_SCALAPACK_BENCH_BIN='$bin' is not a program"
 
-# The same Open MPI setup as tests/scalapack/check-scalapack.sh (which says
-# why); the caller's values win.
-if [ "$(id -u)" -eq 0 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
-    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
-OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
-OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
-OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
-export OMPI_MCA_pml OMPI_MCA_btl OMPI_MCA_btl_vader_single_copy_mechanism
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OPENBLAS_NUM_THREADS
 unset TSSHIM_MODE TSSHIM_VERBOSE TSSHIM_LOG

@@ -76,32 +76,8 @@ if [ -n "$missing" ]; then
     [ -n "${TSSHIM_SCALAPACK_TESTERS:-}" ] && bail "$src lacks$missing"
     skip_all "$src lacks$missing"
 fi
-# The package's testers are built for Open MPI: its launcher, not MPICH's
-# (Debian's "mpirun" may be either).
-if [ -n "${TSSHIM_SCALAPACK_MPIRUN:-}" ]; then
-    mpirun=$TSSHIM_SCALAPACK_MPIRUN
-    command -v "$mpirun" >/dev/null 2>&1 || bail "TSSHIM_SCALAPACK_MPIRUN='$mpirun' is not a command"
-elif command -v mpirun.openmpi >/dev/null 2>&1; then
-    mpirun=mpirun.openmpi
-elif command -v mpirun >/dev/null 2>&1; then
-    mpirun=mpirun
-else
-    skip_all "no mpirun (install openmpi-bin or set TSSHIM_SCALAPACK_MPIRUN)"
-fi
-
-# Open MPI in a container: as root only when allowed; shared memory between
-# the ranks of this one host (no network), through ob1 so that the BTL
-# choice holds (UCX would probe for networks), and no single-copy
-# mechanism (CMA needs ptrace rights that containers often lack).
-if [ "$(id -u)" -eq 0 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
-    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
-OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
-OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
-OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
-export OMPI_MCA_pml OMPI_MCA_btl OMPI_MCA_btl_vader_single_copy_mechanism
+open_mpi_setup
+[ -n "$mpirun" ] || skip_all "no mpirun (install openmpi-bin or set TSSHIM_SCALAPACK_MPIRUN)"
 # More ranks than cores: BLAS threads would only compete. Plain and shim
 # runs get the same setting, so the counts stay comparable.
 OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
