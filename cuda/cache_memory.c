@@ -37,17 +37,24 @@ static size_t sharers(int count)
     return (size_t)((size - ts_gpu_home + count - 1) / count);
 }
 
+size_t ts_home_free(void)
+{
+    size_t free_b = 0, total = 0;
+    on_home h = enter();
+    if (h.err || cudaMemGetInfo(&free_b, &total))
+        free_b = 0;
+    leave(h);
+    return free_b;
+}
+
 size_t ts_cache_budget(const ts_config *cfg)
 {
     if (cfg->cache_mb > 0)
         return (size_t)cfg->cache_mb << 20;
-    size_t free_b = 0, total = 0;
     int count = 0;
-    on_home h = enter();
-    if (h.err || cudaMemGetInfo(&free_b, &total) || cudaGetDeviceCount(&count))
-        free_b = 0;
-    leave(h);
-    return free_b / 2 / sharers(count);
+    if (cudaGetDeviceCount(&count))
+        return 0;
+    return ts_home_free() / 2 / sharers(count);
 }
 
 void *ts_cache_alloc(size_t bytes)

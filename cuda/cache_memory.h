@@ -8,6 +8,9 @@
 
 #include "configuration.h"
 
+/* Free bytes of the home device now; 0 when CUDA cannot say. */
+size_t ts_home_free(void);
+
 /* TSSHIM_CACHE_MB, else half the device memory free now, split between
  * the processes of the node that share this device (the launcher's local
  * ranks mapped onto it). */

@@ -33,6 +33,10 @@ static void warm(const ts_config *cfg)
     cudaGetLastError();
 }
 
+static int visible;
+
+static int device_count(void) { return visible; }
+
 static int init(const ts_config *cfg, char *why, size_t why_len)
 {
     int count = 0;
@@ -45,6 +49,7 @@ static int init(const ts_config *cfg, char *why, size_t why_len)
         snprintf(why, why_len, "TSSHIM_DEVICE=%lld but %d device(s)", (long long)cfg->device, count);
         return -1;
     }
+    visible = count;
     ts_gpu_home = ts_home_device(cfg->device, count);
     warm(cfg);
     return 0;
@@ -60,4 +65,6 @@ __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .cache_free = ts_cache_free,
     .cache_upload = ts_cache_upload,
     .level3 = ts_gpu_level3,
+    .device_count = device_count,
+    .home_free = ts_home_free,
 };

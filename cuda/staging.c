@@ -6,12 +6,23 @@
 
 #define BUF_BYTES ((size_t)16 << 20)
 
-static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
-static ts_staging per_device[TS_MAX_DEVICES];
-static unsigned char ready[TS_MAX_DEVICES];
-static unsigned char *pinned; /* shared by all devices: allocated portable */
-static int nbuf;
-static size_t buf_bytes;
+/* Each device's ring, under its own lock: devices have links of their own,
+ * so calls on different devices (one call split among them, src/split.c)
+ * move data at once. */
+typedef struct {
+    pthread_mutex_t lock;
+    ts_staging s;
+    unsigned char ready; /* streams and events made */
+} device_ring;
+
+static device_ring rings[TS_MAX_DEVICES];
+static pthread_once_t locks_once = PTHREAD_ONCE_INIT;
+
+static void init_locks(void)
+{
+    for (int d = 0; d < TS_MAX_DEVICES; d++)
+        pthread_mutex_init(&rings[d].lock, NULL);
+}
 
 void ts_staging_layout(int64_t total_bytes, int *n, size_t *bytes)
 {
@@ -57,31 +68,29 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         *err = cudaErrorInvalidDevice;
         return NULL;
     }
-    pthread_mutex_lock(&ring_lock);
-    ts_staging *s = &per_device[device];
-    if (!ready[device]) {
+    pthread_once(&locks_once, init_locks);
+    device_ring *r = &rings[device];
+    pthread_mutex_lock(&r->lock);
+    ts_staging *s = &r->s;
+    if (!r->ready) {
         if ((*err = make_device(s, device)))
             goto fail;
-        ready[device] = 1;
+        r->ready = 1;
     }
-    if (buffers && !pinned) {
-        ts_staging_layout(total_bytes, &nbuf, &buf_bytes);
-        if ((*err = cudaHostAlloc((void **)&pinned, (size_t)nbuf * buf_bytes, cudaHostAllocPortable))) {
-            pinned = NULL;
+    if (buffers && !s->mem) {
+        ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);
+        if ((*err = cudaHostAlloc((void **)&s->mem, (size_t)s->nbuf * s->buf_bytes, cudaHostAllocPortable))) {
+            s->mem = NULL;
             goto fail;
         }
     }
-    s->mem = pinned;
-    s->nbuf = nbuf;
-    s->buf_bytes = buf_bytes;
     return s;
 fail:
-    pthread_mutex_unlock(&ring_lock);
+    pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
 void ts_staging_release(ts_staging *s)
 {
-    (void)s;
-    pthread_mutex_unlock(&ring_lock);
+    pthread_mutex_unlock(&rings[s->device].lock);
 }

@@ -1,9 +1,9 @@
 /* The pinned staging ring of the host-transfer pipeline: TSSHIM_STAGING_MB
- * of page-locked memory in equal buffers, allocated once per process on
- * first use and kept, and the copy streams and events that go with it on
- * each device.  One ring per process, shared under a lock: a call holds it
- * from its first copy to its last, so concurrent calls take turns on the
- * PCIe link instead of splitting it. */
+ * of page-locked memory in equal buffers, allocated once per device on
+ * first use and kept, and the copy streams and events that go with it.
+ * One ring per device, shared under a lock: a call holds it
+ * from its first copy to its last, so concurrent calls on one device take
+ * turns on its PCIe link instead of splitting it. */
 #ifndef TS_GPU_STAGING_H
 #define TS_GPU_STAGING_H
 

@@ -28,6 +28,9 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_GPU_MEM_LIMIT", "0", TS_KEY_INT, gpu_mem_limit_mb, 0, 1e12),
     KEY_NUM("TSSHIM_CACHE", "-1", TS_KEY_INT, cache, -1, 1),
     KEY_NUM("TSSHIM_CACHE_MB", "0", TS_KEY_INT, cache_mb, 0, 1e12),
+    KEY_NUM("TSSHIM_SPLIT", "-1", TS_KEY_INT, split, -1, 1),
+    { "TSSHIM_SPLIT_DEVICES", "", TS_KEY_DEVICES, offsetof(ts_config, split_devices), 0, 0, 0 },
+    KEY_NUM("TSSHIM_SPLIT_MIN_MS", "20", TS_KEY_DOUBLE, split_min_ms, 0, 1e9),
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),
     KEY_STR("TSSHIM_LOG", "", log_path),
     KEY_STR("TSSHIM_PROFILE", "", profile_path),
@@ -77,6 +80,27 @@ static int parse_routines(const char *s, int *disabled)
     return 0;
 }
 
+/* "0,1,2" or "0 0": device numbers below TS_MAX_DEVICES, repeats allowed. */
+static int parse_devices(const char *s, ts_device_list *out)
+{
+    ts_device_list list = { 0 };
+    for (s += strspn(s, ", "); *s; s += strspn(s, ", ")) {
+        size_t len = strcspn(s, ", ");
+        char number[16];
+        double v;
+        if (len >= sizeof number || list.count == TS_MAX_DEVICES)
+            return -1;
+        memcpy(number, s, len);
+        number[len] = 0;
+        if (parse_number(number, 0, TS_MAX_DEVICES - 1, &v) || v != (double)(int)v)
+            return -1;
+        list.dev[list.count++] = (int)v;
+        s += len;
+    }
+    *out = list;
+    return 0;
+}
+
 int ts_config_set(ts_config *cfg, const ts_config_key *key, const char *value)
 {
     char *field = (char *)cfg + key->offset;
@@ -109,6 +133,8 @@ int ts_config_set(ts_config *cfg, const ts_config_key *key, const char *value)
         return 0;
     case TS_KEY_ROUTINES:
         return parse_routines(value, (int *)field);
+    case TS_KEY_DEVICES:
+        return parse_devices(value, (ts_device_list *)field);
     }
     return -1;
 }

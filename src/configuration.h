@@ -8,6 +8,12 @@
 
 typedef enum { TS_MODE_AUTO = 0, TS_MODE_GPU, TS_MODE_CPU } ts_mode;
 
+/* Devices by number, repeats allowed (TSSHIM_SPLIT_DEVICES). */
+typedef struct {
+    int count;                  /* 0: none named */
+    int dev[TS_MAX_DEVICES];
+} ts_device_list;
+
 typedef struct {
     ts_mode mode;
     char cpu_blas[1024];        /* TSSHIM_CPU_BLAS: library to forward to */
@@ -21,6 +27,9 @@ typedef struct {
     int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
     int64_t cache;              /* TSSHIM_CACHE: keep host operands on the GPU across calls; -1: unless under MPI */
     int64_t cache_mb;           /* TSSHIM_CACHE_MB: its device memory, 0 = a share of the free memory */
+    int64_t split;              /* TSSHIM_SPLIT: one call over several GPUs; -1: unless under MPI or TSSHIM_DEVICE */
+    ts_device_list split_devices; /* TSSHIM_SPLIT_DEVICES; none named: every visible device */
+    double split_min_ms;        /* TSSHIM_SPLIT_MIN_MS: calls predicted shorter on one GPU run whole */
     int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
     char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */
     char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
@@ -29,7 +38,7 @@ typedef struct {
 } ts_config;
 
 /* One key of the table: name, default, and how it is parsed. */
-typedef enum { TS_KEY_MODE, TS_KEY_STRING, TS_KEY_INT, TS_KEY_DOUBLE, TS_KEY_ROUTINES } ts_key_type;
+typedef enum { TS_KEY_MODE, TS_KEY_STRING, TS_KEY_INT, TS_KEY_DOUBLE, TS_KEY_ROUTINES, TS_KEY_DEVICES } ts_key_type;
 
 typedef struct {
     const char *name;

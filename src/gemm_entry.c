@@ -14,6 +14,7 @@
 #include "log.h"
 #include "operand_cache.h"
 #include "route.h"
+#include "split.h"
 #include "stats.h"
 
 /* Set while this thread is inside the shim: a BLAS call made from within
@@ -67,6 +68,7 @@ void ts_call_init(ts_call *c, ts_routine r, char transa, char transb, int64_t m,
     c->bytes_h2d = c->bytes_d2h = 0;
     c->gpu_seconds = 0.0;
     c->gpu_phases = NULL;
+    c->split = 0;
 }
 
 /* Only GEMMs teach the learned rates: their cells are keyed by class and
@@ -104,9 +106,15 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
         if (ts_level3_gpu(g, c, cfg, why, sizeof why) == 0)
             return 0;
     } else if (g) {
-        ts_cache_prepare(c, cfg, g);
-        if (g->gemm(c, cfg, why, sizeof why) == 0)
-            return 0;
+        int dev[TS_MAX_DEVICES], parts = ts_split_devices(c, cfg, g, dev);
+        if (parts) {
+            if (ts_split_gemm(g, c, cfg, dev, parts, why, sizeof why) == 0)
+                return 0;
+        } else {
+            ts_cache_prepare(c, cfg, g);
+            if (g->gemm(c, cfg, why, sizeof why) == 0)
+                return 0;
+        }
     }
     if (ts_call_on_device(c)) {
         /* No CPU can compute on device memory: say so, leave C as it was. */
@@ -125,6 +133,8 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
     ts_forward(c);
     return 1;
 }
+
+void ts_shim_thread(void) { in_shim = 1; }
 
 ts_forward_gate ts_gate;
 

@@ -25,6 +25,10 @@ void ts_call_from_fortran(ts_call *c, ts_routine r, const char *transa, const ch
 
 void ts_gemm(ts_call *c);
 
+/* Marks the calling thread as inside the shim for good: a BLAS call from a
+ * thread the shim runs (src/split.c) goes straight to the CPU BLAS. */
+void ts_shim_thread(void);
+
 /* ts_gemm on a descriptor filled from the Fortran arguments: kept out of
  * line, so that an entry point that forwards needs no frame of its own. */
 void ts_gemm_fortran(ts_routine r, const char *transa, const char *transb, const int *m, const int *n,

@@ -10,7 +10,7 @@
 #include "configuration.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 4
+#define TS_GPU_ABI 5
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
@@ -35,6 +35,11 @@ typedef struct {
     /* A SYRK, HERK or TRSM call (src/level3_entry.h) run to completion, as
      * gemm: cuBLAS, or the small-triangle TRSM kernel. */
     int (*level3)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
+    /* The devices this process sees (CUDA_VISIBLE_DEVICES applies), and the
+     * home device's free memory now in bytes (0 when unknown): what
+     * src/split.c shares a call among, and when one device is too small. */
+    int (*device_count)(void);
+    size_t (*home_free)(void);
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no

@@ -10,6 +10,7 @@ src_libtscore_la_SOURCES = \
 	src/classify.c src/classify.h \
 	src/cost_model.c src/cost_model.h src/profile.c src/profile.h src/slicing.c src/slicing.h \
 	src/route.c src/route.h \
+	src/split.c src/split.h \
 	src/host_scale.c src/host_scale.h \
 	src/cpu_blas.c src/cpu_blas.h \
 	src/gpu_backend.c src/gpu_backend.h \

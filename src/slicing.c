@@ -9,6 +9,18 @@ int ts_operand_moves(const ts_call *c, int op)
     return !ts_residency_gpu_reads(r) || (op == TS_OP_C && !ts_residency_cpu_unreadable(r));
 }
 
+ts_slice_dim ts_slice_long_dim(const ts_call *c)
+{
+    if (!ts_call_reads_ab(c))
+        return TS_SLICE_N;
+    switch (c->cls) {
+    case TS_CLASS_TSMTTSM: return TS_SLICE_K;
+    case TS_CLASS_TSM2:
+    case TS_CLASS_ISM2: return c->mirror ? TS_SLICE_N : TS_SLICE_M;
+    default: return TS_SLICE_N;
+    }
+}
+
 /* TSM2's one long operand is packed from runs along its stored columns.
  * Cut across them (A 'N' by rows), every column becomes a short strided
  * piece, which costs the packing threads more time per byte than whole
@@ -17,19 +29,13 @@ int ts_operand_moves(const ts_call *c, int op)
  * the device, summed over the k slices in order as TSMTTSM's is. */
 static ts_slice_dim slice_dim(const ts_call *c, int64_t slice_bytes)
 {
-    if (!ts_call_reads_ab(c))
-        return TS_SLICE_N;
-    ts_slice_dim across = c->mirror ? TS_SLICE_N : TS_SLICE_M;
-    switch (c->cls) {
-    case TS_CLASS_TSMTTSM: return TS_SLICE_K;
-    case TS_CLASS_TSM2: {
+    if (ts_call_reads_ab(c) && c->cls == TS_CLASS_TSM2) {
         int k_along_columns = c->mirror ? c->transb != 'N' : c->transa == 'N';
         double c_bytes = (double)c->m * (double)c->n * (double)ts_elem_size(c->prec);
-        return k_along_columns && c_bytes <= (double)slice_bytes ? TS_SLICE_K : across;
+        if (k_along_columns && c_bytes <= (double)slice_bytes)
+            return TS_SLICE_K;
     }
-    case TS_CLASS_ISM2: return across;
-    default: return TS_SLICE_N;
-    }
+    return ts_slice_long_dim(c);
 }
 
 static ts_region region(int64_t row, int64_t col, int64_t rows, int64_t cols, int64_t ld)
@@ -69,10 +75,12 @@ static int64_t dim_extent(const ts_call *c, ts_slice_dim dim)
     return dim == TS_SLICE_M ? c->m : dim == TS_SLICE_N ? c->n : c->k;
 }
 
-void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes)
+/* What of each operand moves and is cut along dim, and per unit of dim
+ * the bytes that cross each way (*in_unit, *out_unit). */
+static void plan_begin(ts_slice_plan *p, const ts_call *c, ts_slice_dim dim, int64_t *in_unit, int64_t *out_unit)
 {
     int64_t es = (int64_t)ts_elem_size(c->prec);
-    p->dim = slice_dim(c, slice_bytes);
+    p->dim = dim;
     p->extent = dim_extent(c, p->dim);
     p->reads_c = !c->beta_zero;
 
@@ -81,19 +89,23 @@ void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes)
     ts_region unit[TS_NOP], whole[TS_NOP];
     regions(c, p->dim, 0, 1, unit);
     regions(c, p->dim, 0, p->extent, whole);
-    int64_t in_unit = 0, out_unit = 0;
+    *in_unit = *out_unit = 0;
     for (int op = 0; op < TS_NOP; op++) {
         p->moves[op] = ts_operand_moves(c, op);
         p->sliced[op] = ts_region_elems(&whole[op]) > 0 && ts_region_elems(&unit[op]) < ts_region_elems(&whole[op]);
         if (!p->moves[op] || !p->sliced[op])
             continue;
         if (op != TS_OP_C || p->reads_c)
-            in_unit += ts_region_elems(&unit[op]) * es;
+            *in_unit += ts_region_elems(&unit[op]) * es;
         if (op == TS_OP_C)
-            out_unit += ts_region_elems(&unit[op]) * es;
+            *out_unit += ts_region_elems(&unit[op]) * es;
     }
-    int64_t per_unit = in_unit > out_unit ? in_unit : out_unit;
-    int64_t step = per_unit > 0 ? slice_bytes / per_unit : p->extent;
+}
+
+/* Slices of `step` (clamped to [1, extent]) and the largest region each
+ * operand takes. */
+static void plan_step(ts_slice_plan *p, const ts_call *c, int64_t step)
+{
     if (step < 1)
         step = 1;
     if (step > p->extent)
@@ -101,10 +113,26 @@ void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes)
     p->step = step;
     p->count = step > 0 ? (p->extent + step - 1) / step : 0;
 
-    ts_region widest[TS_NOP];
+    ts_region widest[TS_NOP], whole[TS_NOP];
     regions(c, p->dim, 0, step, widest);
+    regions(c, p->dim, 0, p->extent, whole);
     for (int op = 0; op < TS_NOP; op++)
         p->max_elems[op] = ts_region_elems(p->sliced[op] ? &widest[op] : &whole[op]);
+}
+
+void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes)
+{
+    int64_t in_unit, out_unit;
+    plan_begin(p, c, slice_dim(c, slice_bytes), &in_unit, &out_unit);
+    int64_t per_unit = in_unit > out_unit ? in_unit : out_unit;
+    plan_step(p, c, per_unit > 0 ? slice_bytes / per_unit : p->extent);
+}
+
+void ts_slice_plan_parts(ts_slice_plan *p, const ts_call *c, ts_slice_dim dim, int64_t parts)
+{
+    int64_t in_unit, out_unit;
+    plan_begin(p, c, dim, &in_unit, &out_unit);
+    plan_step(p, c, parts > 0 ? (p->extent + parts - 1) / parts : p->extent);
 }
 
 /* The sub-call covering [s0, s0 + len) of the sliced dimension. */

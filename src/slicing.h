@@ -56,10 +56,20 @@ typedef struct {
  * copied so that a failed call leaves it untouched (see cuda/pipeline.c). */
 int ts_operand_moves(const ts_call *c, int op);
 
+/* The call's long dimension: rows of C and op(A) for TSM2 and ISM2 (columns
+ * for the mirror), k for TSMTTSM, columns of C and op(B) otherwise (and for
+ * calls that only scale C). */
+ts_slice_dim ts_slice_long_dim(const ts_call *c);
+
 /* Plans a valid, classified call with residency.  slice_bytes bounds the
  * bytes each slice moves per direction (at least one row or column of the
  * sliced dimension is taken, whatever the bound). */
 void ts_slice_plan_make(ts_slice_plan *p, const ts_call *c, int64_t slice_bytes);
+
+/* The same cut along dim into at most `parts` slices of equal extent (the
+ * last may be shorter; fewer when the extent is smaller): how a call is
+ * shared among devices (src/split.h). */
+void ts_slice_plan_parts(ts_slice_plan *p, const ts_call *c, ts_slice_dim dim, int64_t parts);
 
 /* Slice i (0 <= i < p->count) of the plan. */
 void ts_slice_get(const ts_slice_plan *p, const ts_call *c, int64_t i, ts_slice *s);

@@ -125,6 +125,7 @@ typedef struct ts_call {
     double gpu_seconds;         /* wall time of the GPU execution */
     const char *gpu_phases;     /* the pipeline's phase timing line at TSSHIM_VERBOSE >= 3, else NULL or
                                  * empty; thread-local, valid until the thread's next call */
+    int split;                  /* devices the call was shared among (src/split.h); 0: it ran whole */
 } ts_call;
 
 /* Size in bytes of one element of each precision. */

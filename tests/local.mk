@@ -1,7 +1,7 @@
 # Unit tests of the core (linked with it directly) and the shell tests that
 # run client programs under the shim.
 check_PROGRAMS += tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
-	tests/blas_client tests/blas_client_nolink
+	tests/test_split tests/blas_client tests/blas_client_nolink
 tests_test_config_SOURCES = tests/test_config.c tests/tap.h
 tests_test_config_LDADD = src/libtscore.la
 tests_test_classify_SOURCES = tests/test_classify.c tests/tap.h
@@ -10,6 +10,9 @@ tests_test_route_SOURCES = tests/test_route.c tests/tap.h
 tests_test_route_LDADD = src/libtscore.la
 tests_test_launcher_SOURCES = tests/test_launcher.c tests/tap.h
 tests_test_launcher_LDADD = src/libtscore.la
+# The fake device of the split test computes with the CPU BLAS.
+tests_test_split_SOURCES = tests/test_split.c tests/tap.h
+tests_test_split_LDADD = src/libtscore.la $(BLAS_LIBS) -lm
 tests_test_forward_entry_SOURCES = tests/test_forward_entry.c tests/cblas_gemm.h tests/forward_gate.h tests/tap.h \
 	shim/entry_points.c
 tests_test_forward_entry_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
@@ -19,7 +22,7 @@ tests_blas_client_CPPFLAGS = $(AM_CPPFLAGS) -DTS_LINKED_BLAS
 tests_blas_client_LDADD = $(BLAS_LIBS)
 tests_blas_client_nolink_SOURCES = tests/blas_client.c
 
-TESTS += tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
+TESTS += tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher tests/test_split \
 	tests/exports.sh tests/xerbla.sh tests/silent.sh tests/forward_paths.sh tests/no_gpu.sh
 EXTRA_DIST += tests/shim-report.awk tests/tap-functions.sh tests/exports.sh tests/xerbla.sh tests/silent.sh \
 	tests/forward_paths.sh tests/no_gpu.sh
@@ -32,3 +35,4 @@ include $(srcdir)/tests/tracking.mk
 include $(srcdir)/tests/cache.mk
 include $(srcdir)/tests/level3.mk
 include $(srcdir)/tests/ilp64.mk
+include $(srcdir)/tests/split.mk

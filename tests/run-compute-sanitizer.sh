@@ -63,6 +63,11 @@ check() {
       set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long TS_CTOR_NO_GEMM=1 \
         "$bin/$prog" "$@"
       ;;
+    split_gemm)
+      # Every call in two parts on device 0, run at once from two threads.
+      set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long TSSHIM_SPLIT=1 \
+        TSSHIM_SPLIT_DEVICES=0,0 TSSHIM_SPLIT_MIN_MS=0 "$bin/$prog" "$@"
+      ;;
     *) set -- env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_MIN_LONG=$min_long "$bin/$prog" "$@" ;;
   esac
   # One report per process (fork_child's child is followed too), joined.
@@ -113,5 +118,6 @@ for tool in "$@"; do
   check "$tool" cache_mutations
   min_long=512
   check "$tool" level3_device
+  check "$tool" split_gemm
 done
 tap_end

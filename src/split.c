@@ -1,0 +1,334 @@
+#include "split.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "classify.h"
+#include "cost_model.h"
+#include "cpu_blas.h"
+#include "gemm_entry.h"
+#include "host_scale.h"
+#include "launcher.h"
+#include "log.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
+ * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
+static int split_on(const ts_config *cfg)
+{
+    static atomic_int under_mpi = -1;
+    if (atomic_load_explicit(&under_mpi, memory_order_relaxed) < 0)
+        atomic_store_explicit(&under_mpi, ts_launcher_local_rank(NULL) >= 0, memory_order_relaxed);
+    return cfg->split == 1 || (cfg->split == -1 && cfg->device < 0 && !atomic_load(&under_mpi));
+}
+
+/* Host memory that every device can copy from. */
+static int on_host(ts_residency r) { return r == TS_MEM_HOST || r == TS_MEM_PINNED; }
+
+/* The device list, or 0 when it names a device that does not exist (said
+ * once: every call would fail on it). */
+static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
+{
+    static atomic_int warned;
+    int visible = g->device_count();
+    const ts_device_list *named = &cfg->split_devices;
+    if (!named->count) {
+        int n = visible < TS_MAX_DEVICES ? visible : TS_MAX_DEVICES;
+        for (int d = 0; d < n; d++)
+            dev[d] = d;
+        return n;
+    }
+    for (int i = 0; i < named->count; i++) {
+        if (named->dev[i] >= visible) {
+            if (!atomic_exchange(&warned, 1))
+                ts_log(1, "TSSHIM_SPLIT_DEVICES names device %d, but %d are visible: calls run whole", named->dev[i],
+                       visible);
+            return 0;
+        }
+        dev[i] = named->dev[i];
+    }
+    return named->count;
+}
+
+/* Long on one GPU, or larger than its free memory (asked only then). */
+static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, double whole_s)
+{
+    if (whole_s * 1e3 >= cfg->split_min_ms)
+        return 1;
+    size_t room = g->home_free();
+    return room && ts_call_bytes(c) > (double)room;
+}
+
+int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
+{
+    if (!split_on(cfg) || ts_routine_args(c->routine) != TS_ARGS_GEMM || !ts_call_reads_ab(c) || !on_host(c->res_a) ||
+        !on_host(c->res_b) || !on_host(c->res_c))
+        return 0;
+    int n = device_list(cfg, g, dev);
+    if (n < 2)
+        return 0;
+    /* The profile's figures, not the learned corrections: those learn from
+     * split calls too, and would move the threshold they are measured by. */
+    const ts_profile *prof = ts_profile_get();
+    double whole = ts_predict_gpu_seconds(c, prof);
+    if (!too_big_for_one(c, cfg, g, whole))
+        return 0;
+    ts_slice_plan plan;
+    ts_split_plan(&plan, c, n);
+    if (plan.count < 2)
+        return 0;
+    double longest = 0;
+    for (int64_t i = 0; i < plan.count; i++) {
+        ts_call sub;
+        ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
+        double t = ts_predict_gpu_seconds(&sub, prof);
+        longest = t > longest ? t : longest;
+    }
+    return longest < whole ? (int)plan.count : 0;
+}
+
+void ts_split_plan(ts_slice_plan *p, const ts_call *c, int parts)
+{
+    ts_slice_plan_parts(p, c, ts_slice_long_dim(c), parts);
+}
+
+void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int device, void *scratch,
+                   const ts_config *cfg, ts_call *sub)
+{
+    static const float one_f[2] = { 1.0f, 0.0f };
+    static const double one_d[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
+    size_t es = ts_elem_size(c->prec);
+    ts_slice s;
+    ts_slice_get(p, c, i, &s);
+    *sub = *c;
+    sub->m = s.m;
+    sub->n = s.n;
+    sub->k = s.k;
+    sub->a = ts_region_at(c->a, &s.r[TS_OP_A], es);
+    sub->b = ts_region_at(c->b, &s.r[TS_OP_B], es);
+    sub->c = (void *)ts_region_at(c->c, &s.r[TS_OP_C], es);
+    if (p->dim == TS_SLICE_K) {
+        /* A partial product: the host adds them up, then applies alpha and beta. */
+        sub->alpha = c->prec == TS_S || c->prec == TS_C ? (const void *)one_f : (const void *)one_d;
+        sub->beta = zero;
+        sub->alpha_zero = sub->beta_one = 0;
+        sub->beta_zero = 1;
+        sub->c = scratch;
+        sub->ldc = c->m;
+        sub->res_c = TS_MEM_HOST;
+    }
+    /* A block is a call of its own shape: a column block of a regular call
+     * may be skinny, and the tuned kernels are chosen by class. */
+    ts_classify(sub, cfg->min_long, cfg->max_skinny);
+    sub->device = device;
+    for (int op = 0; op < TS_NCACHED; op++) {
+        sub->cached[op] = NULL;
+        sub->cache_dev[op] = NULL;
+        sub->resident[op] = 0.0;
+        sub->cache_state[op] = NULL;
+    }
+    sub->cache_seconds = 0.0;
+    sub->gpu_path = NULL;
+    sub->bytes_h2d = sub->bytes_d2h = 0;
+    sub->gpu_seconds = 0.0;
+    sub->gpu_phases = NULL;
+    sub->split = 0;
+}
+
+/* One part in flight and what became of it. */
+typedef struct {
+    ts_call sub;
+    const ts_gpu_ops *g;
+    const ts_config *cfg;
+    int rc;
+    char why[160];
+} part;
+
+static void run_part(part *p) { p->rc = p->g->gemm(&p->sub, p->cfg, p->why, sizeof p->why); }
+
+/* Threads that run parts 1, 2, ... of split calls; the calling thread runs
+ * part 0.  Worker i always runs part i, on the same device, so it makes
+ * that device's context once and keeps it (threads made per call would
+ * make a cuBLAS handle per call).  One split call uses them at a time. */
+static struct {
+    pthread_mutex_t call; /* held by the split call using the workers */
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    part *job[TS_MAX_DEVICES]; /* worker i's part; NULL when it is idle */
+    int workers;               /* workers 1 .. workers exist */
+} crew = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
+           { NULL }, 0 };
+
+static void *worker(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    ts_shim_thread();
+    pthread_mutex_lock(&crew.lock);
+    for (;;) {
+        while (!crew.job[i])
+            pthread_cond_wait(&crew.go, &crew.lock);
+        part *p = crew.job[i];
+        pthread_mutex_unlock(&crew.lock);
+        run_part(p);
+        pthread_mutex_lock(&crew.lock);
+        crew.job[i] = NULL;
+        pthread_cond_broadcast(&crew.done);
+    }
+    return NULL;
+}
+
+/* Workers 1 .. n - 1 (as many as could be made); called under crew.call. */
+static int hire(int n)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    while (crew.workers < n - 1) {
+        pthread_t t;
+        if (pthread_create(&t, &attr, worker, (void *)(intptr_t)(crew.workers + 1)))
+            break;
+        crew.workers++;
+    }
+    pthread_attr_destroy(&attr);
+    return crew.workers;
+}
+
+/* Runs the parts at once; a part without a worker (none could be made)
+ * runs on the calling thread after part 0. */
+static void run_parts(part *parts, int n)
+{
+    pthread_mutex_lock(&crew.call);
+    int helped = hire(n);
+    pthread_mutex_lock(&crew.lock);
+    for (int i = 1; i < n && i <= helped; i++)
+        crew.job[i] = &parts[i];
+    pthread_cond_broadcast(&crew.go);
+    pthread_mutex_unlock(&crew.lock);
+    run_part(&parts[0]);
+    for (int i = helped + 1; i < n; i++)
+        run_part(&parts[i]);
+    pthread_mutex_lock(&crew.lock);
+    for (int i = 1; i < n && i <= helped; i++)
+        while (crew.job[i])
+            pthread_cond_wait(&crew.done, &crew.lock);
+    pthread_mutex_unlock(&crew.lock);
+    pthread_mutex_unlock(&crew.call);
+}
+
+/* A part's block of C by the CPU BLAS (the Fortran GEMM of the call's
+ * family, with the integers it takes). */
+static void cpu_part(const ts_call *s)
+{
+    ts_routine r = ts_family_gemm_routine(s->routine);
+    ts_gemm_fn fn = ts_cpu_gemm(r);
+    if (ts_routine_ilp64(r)) {
+        const int64_t d[6] = { s->m, s->n, s->k, s->lda, s->ldb, s->ldc };
+        ((ts_gemm64_fn)fn)(&s->transa, &s->transb, &d[0], &d[1], &d[2], s->alpha, s->a, &d[3], s->b, &d[4], s->beta,
+                           s->c, &d[5], 1, 1);
+        return;
+    }
+    const int d[6] = { (int)s->m, (int)s->n, (int)s->k, (int)s->lda, (int)s->ldb, (int)s->ldc };
+    fn(&s->transa, &s->transb, &d[0], &d[1], &d[2], s->alpha, s->a, &d[3], s->b, &d[4], s->beta, s->c, &d[5], 1, 1);
+}
+
+/* acc += x over `reals` real numbers of precision p. */
+static void add_into(ts_prec p, void *acc, const void *x, size_t reals)
+{
+    if (p == TS_S || p == TS_C) {
+        float *a = acc;
+        const float *b = x;
+        for (size_t i = 0; i < reals; i++)
+            a[i] += b[i];
+    } else {
+        double *a = acc;
+        const double *b = x;
+        for (size_t i = 0; i < reals; i++)
+            a[i] += b[i];
+    }
+}
+
+/* TSSHIM_VERBOSE=3: one line per part, before the call's trace line. */
+static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part *parts, int n)
+{
+    const char dim = plan->dim == TS_SLICE_M ? 'm' : plan->dim == TS_SLICE_N ? 'n' : 'k';
+    for (int i = 0; i < n; i++) {
+        const ts_call *s = &parts[i].sub;
+        int64_t start = (int64_t)i * plan->step;
+        ts_log(3, "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu %s%s",
+               ts_routine_symbol(c->routine), i, n, s->device, dim, (long long)start,
+               (long long)(dim == 'm' ? s->m : dim == 'n' ? s->n : s->k), s->gpu_path ? s->gpu_path : "-",
+               s->gpu_seconds, (unsigned long long)s->bytes_h2d, (unsigned long long)s->bytes_d2h,
+               parts[i].rc ? "failed: " : "ok", parts[i].rc ? parts[i].why : "");
+        if (s->gpu_phases && s->gpu_phases[0])
+            ts_log(3, "%s", s->gpu_phases);
+    }
+}
+
+int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const int *dev, int parts, char *why,
+                  size_t why_len)
+{
+    double t0 = now();
+    ts_slice_plan plan;
+    ts_split_plan(&plan, c, parts);
+    int n = (int)plan.count, ksplit = plan.dim == TS_SLICE_K;
+    size_t c_bytes = (size_t)(c->m * c->n) * ts_elem_size(c->prec);
+    part *p = calloc((size_t)n, sizeof *p);
+    unsigned char *scratch = ksplit ? malloc((size_t)n * c_bytes) : NULL;
+    if (!p || (ksplit && !scratch)) {
+        free(p);
+        free(scratch);
+        snprintf(why, why_len, "no host memory to split the call");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        ts_split_part(&plan, c, i, dev[i], ksplit ? scratch + (size_t)i * c_bytes : NULL, cfg, &p[i].sub);
+        p[i].g = g;
+        p[i].cfg = cfg;
+    }
+    run_parts(p, n);
+
+    int failed = 0, first_failed = -1;
+    for (int i = 0; i < n; i++) {
+        c->bytes_h2d += p[i].sub.bytes_h2d;
+        c->bytes_d2h += p[i].sub.bytes_d2h;
+        if (p[i].rc && !failed++)
+            first_failed = i;
+    }
+    int rc = failed && (ksplit || failed == n) ? -1 : 0;
+    if (!failed && ksplit) {
+        /* In part order, so that results do not depend on which part ends first. */
+        size_t reals = (size_t)(c->m * c->n) * (ts_prec_is_complex(c->prec) ? 2 : 1);
+        for (int i = 1; i < n; i++)
+            add_into(c->prec, scratch, scratch + (size_t)i * c_bytes, reals);
+        ts_host_update(c, scratch, c->m);
+    } else if (!rc) {
+        for (int i = 0; i < n; i++)
+            if (p[i].rc)
+                cpu_part(&p[i].sub);
+    }
+    if (failed)
+        snprintf(why, why_len, "%d of %d split parts failed; part %d on device %d: %s", failed, n, first_failed,
+                 p[first_failed].sub.device, p[first_failed].why);
+    if (failed && !rc)
+        ts_log(2, "%s: %s; the CPU computed their blocks", ts_routine_symbol(c->routine), why);
+    c->split = n;
+    c->gpu_path = failed && !rc ? "gpu+cpu" : p[0].sub.gpu_path;
+    c->gpu_phases = NULL;
+    c->gpu_seconds = now() - t0;
+    if (cfg->verbose >= 3)
+        trace_parts(c, &plan, p, n);
+    free(scratch);
+    free(p);
+    return rc;
+}

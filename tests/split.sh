@@ -1,0 +1,55 @@
+#!/bin/sh
+# One call split across devices (src/split.c) on a host with one GPU:
+# device 0 is listed twice, then three times (TSSHIM_SPLIT_DEVICES), so that
+# every GPU call runs as two or three parts at once from as many threads,
+# each with its own stream and cuBLAS handle, and TSSHIM_SPLIT_MIN_MS=0
+# splits every call.  tests/split_gemm (shapes that take several pipeline
+# slices per part, A^T A, beta = 0 over NaN, beta = 1) and
+# tests/gemm_differential (every scalar rule, size and view) are compared
+# with OpenBLAS; the exit report must count split calls for every GEMM and
+# no fallback, and the trace must show split=N and each part.  On a failure
+# the report lines and the first failed parts are printed.  Skipped without
+# a CUDA device.
+. "$abs_top_srcdir/tests/tap-functions.sh"
+. "$abs_top_srcdir/tests/tap-programs.sh"
+have_gpu || tap_skip_all "no CUDA device"
+
+# check_report LABEL LOG: every sgemm_ .. zgemm_ line of the exit report has
+# split= above 0 and fallbacks=0.
+check_report() {
+  awk '$1 == "tsshim:" && $2 ~ /^[sdcz]gemm_$/ && $3 ~ /^calls=/ {
+         delete v
+         for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+         seen++
+         if (v["fallbacks"] != 0 || v["split"] + 0 == 0) { print "# " $0; bad = 1 }
+       }
+       END { exit bad || seen != 4 }' "$2"
+  tap_check $? "$1: the exit report counts split calls for sgemm_ .. zgemm_, no fallback"
+}
+
+run_env="TSSHIM_MODE=gpu TSSHIM_SPLIT=1 TSSHIM_SPLIT_MIN_MS=0 TSSHIM_MIN_LONG=512"
+for devices in 0,0 0,0,0; do
+  parts=$(echo "$devices" | tr ',' '\n' | wc -l)
+  log=$tap_tmp/split.$parts
+  failed_before=$tap_fail
+  # A small staging ring: each part's pipeline takes several slices.
+  tap_relay "split_gemm, devices $devices" env LD_PRELOAD="$TSSHIM_PRELOAD" $run_env TSSHIM_SPLIT_DEVICES=$devices \
+    TSSHIM_STAGING_MB=32 TSSHIM_VERBOSE=3 TSSHIM_LOG="$log" "$abs_top_builddir/tests/split_gemm"
+  check_report "split_gemm, devices $devices" "$log"
+  traced=$(grep -c "^tsshim: [sdcz]gemm_ .* run=gpu .* split=$parts " "$log")
+  part_lines=$(grep -c "^tsshim: [sdcz]gemm_ split part [0-9]*/$parts device=0 " "$log")
+  failed=$(grep -c "^tsshim: [sdcz]gemm_ split part .* failed: " "$log")
+  [ "$traced" -gt 0 ] && [ "$part_lines" -ge $((traced * parts)) ] && [ "$failed" -eq 0 ]
+  tap_check $? "split_gemm, devices $devices: $traced calls traced with split=$parts, $part_lines part lines," \
+    "$failed failed parts"
+  if [ "$tap_fail" -gt "$failed_before" ]; then
+    grep "^tsshim: [sdcz]gemm_ calls=" "$log" | sed 's/^/# /'
+    grep "^tsshim: [sdcz]gemm_ split part .* failed: " "$log" | head -n 10 | sed 's/^/# /'
+  fi
+done
+
+log=$tap_tmp/differential
+tap_relay "gemm_differential, devices 0,0" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_GEMM_FROM="$TSSHIM_LIB" \
+  $run_env TSSHIM_SPLIT_DEVICES=0,0 TSSHIM_VERBOSE=1 TSSHIM_LOG="$log" "$abs_top_builddir/tests/gemm_differential"
+check_report "gemm_differential, devices 0,0" "$log"
+tap_end

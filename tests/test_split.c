@@ -1,0 +1,253 @@
+/* One call split across devices (src/split.c), without a GPU: the cut of
+ * each shape class into blocks, the TSSHIM_SPLIT_* keys, when a call is
+ * split, and whole split calls run through a fake backend whose gemm op is
+ * the CPU BLAS (and fails on demand), against the CPU BLAS on the whole
+ * call: row, column and k blocks, beta = 0 over a C of NaN, a failed part. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "cost_model.h"
+#include "gemm_entry.h"
+#include "split.h"
+#include "tap.h"
+#include "validate.h"
+
+/* The CPU BLAS the test links: the fake device computes with it. */
+extern void dgemm_(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
+                   const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
+extern void zgemm_(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
+                   const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
+
+static const char *const *env_table;
+
+static const char *fake_env(const char *name)
+{
+    for (const char *const *e = env_table; e && *e; e += 2)
+        if (!strcmp(e[0], name))
+            return e[1];
+    return NULL;
+}
+
+static int load(ts_config *cfg, const char *const *env)
+{
+    env_table = env;
+    return ts_config_load(cfg, fake_env, NULL);
+}
+
+/* The fake backend: `visible` devices, `free_bytes` free on the home one;
+ * its gemm op computes on the CPU and fails for parts on `failing`. */
+static int visible = 2, failing = -1;
+static size_t free_bytes = (size_t)1 << 40;
+
+static int fake_count(void) { return visible; }
+static size_t fake_free(void) { return free_bytes; }
+
+static void blas(const ts_call *c)
+{
+    int m = (int)c->m, n = (int)c->n, k = (int)c->k, lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
+    (c->prec == TS_D ? dgemm_ : zgemm_)(&c->transa, &c->transb, &m, &n, &k, c->alpha, c->a, &lda, c->b, &ldb, c->beta,
+                                        c->c, &ldc, 1, 1);
+}
+
+static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    (void)cfg;
+    if (c->device == failing) {
+        snprintf(why, why_len, "fake failure on device %d", c->device);
+        return -1;
+    }
+    blas(c);
+    c->gpu_path = "fake";
+    return 0;
+}
+
+static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_count = fake_count,
+                                 .home_free = fake_free };
+
+/* A valid, classified call on the given operands, as the route sees it. */
+static ts_call make_call(const ts_config *cfg, ts_prec p, char ta, char tb, int64_t m, int64_t n, int64_t k,
+                         const void *alpha, const void *a, const void *b, const void *beta, void *cm)
+{
+    ts_call c;
+    ts_call_init(&c, ts_gemm_routine(p), ta, tb, m, n, k, alpha, a, ta == 'N' ? m : k, b, tb == 'N' ? k : n, beta, cm,
+                 m);
+    ts_validate(&c);
+    ts_scalar_flags(&c);
+    ts_classify(&c, cfg->min_long, cfg->max_skinny);
+    return c;
+}
+
+/* Every part's place in the call: blocks in order that cover the long
+ * dimension once, operands and C at the block's first element. */
+static void check_plan(const ts_config *cfg, char ta, char tb, int64_t m, int64_t n, int64_t k, int parts,
+                       ts_slice_dim want_dim, int want_count, const char *what)
+{
+    static const double one = 1.0, beta = 0.5;
+    char *a = (char *)0x100000, *b = (char *)0x200000, *cm = (char *)0x300000, scratch[8];
+    ts_call c = make_call(cfg, TS_D, ta, tb, m, n, k, &one, a, b, &beta, cm);
+    ts_slice_plan p;
+    ts_split_plan(&p, &c, parts);
+    int ok = p.dim == want_dim && p.count == want_count;
+    int64_t next = 0;
+    for (int64_t i = 0; ok && i < p.count; i++) {
+        ts_call s;
+        ts_split_part(&p, &c, i, (int)i, scratch, cfg, &s);
+        int64_t start = next, len = want_dim == TS_SLICE_M ? s.m : want_dim == TS_SLICE_N ? s.n : s.k;
+        next += len;
+        int64_t rows_a = want_dim == TS_SLICE_M ? start : 0, rows_b = want_dim == TS_SLICE_N ? start : 0;
+        int64_t kk = want_dim == TS_SLICE_K ? start : 0;
+        /* op(A) is m x k: stored as is for 'N', transposed otherwise. */
+        int64_t off_a = ta == 'N' ? rows_a + kk * c.lda : kk + rows_a * c.lda;
+        int64_t off_b = tb == 'N' ? kk + rows_b * c.ldb : rows_b + kk * c.ldb;
+        ok = s.device == (int)i && s.a == a + 8 * off_a && s.b == b + 8 * off_b && s.cached[0] == NULL &&
+             s.lda == c.lda && s.ldb == c.ldb && len > 0;
+        if (want_dim == TS_SLICE_K)
+            ok = ok && s.c == scratch && s.ldc == m && s.beta_zero && !s.beta_one && *(const double *)s.alpha == 1.0 &&
+                 s.m == m && s.n == n;
+        else
+            ok = ok && s.c == cm + 8 * (want_dim == TS_SLICE_M ? start : start * c.ldc) && s.ldc == c.ldc &&
+                 s.beta == &beta && s.k == k;
+    }
+    tap_ok(ok && next == p.extent, "plan: %s %c%c m=%lld n=%lld k=%lld in %d: %lld parts along %c", what, ta, tb,
+           (long long)m, (long long)n, (long long)k, parts, (long long)p.count, "mnk"[p.dim]);
+}
+
+static void fill(double *x, size_t reals, unsigned seed)
+{
+    for (size_t i = 0; i < reals; i++) {
+        seed = seed * 1103515245u + 12345u;
+        x[i] = (double)(seed >> 8 & 0xffff) / 32768.0 - 1.0;
+    }
+}
+
+/* A whole split call through the fake backend against the CPU BLAS. */
+static void check_run(const ts_config *cfg, ts_prec p, char ta, char tb, int64_t m, int64_t n, int64_t k, int nan_c,
+                      const char *what)
+{
+    static const double alpha[2] = { 0.75, -0.5 }, beta[2] = { -0.5, 0.25 }, zero[2] = { 0, 0 };
+    int r = p == TS_Z ? 2 : 1;
+    size_t ra = (size_t)(m * k * r), rb = (size_t)(k * n * r), rc = (size_t)(m * n * r);
+    double *a = malloc(ra * 8), *b = malloc(rb * 8), *c0 = malloc(rc * 8), *got = malloc(rc * 8),
+           *want = malloc(rc * 8);
+    fill(a, ra, 1);
+    fill(b, rb, 2);
+    fill(c0, rc, 3);
+    for (size_t i = 0; nan_c && i < rc; i++)
+        c0[i] = NAN;
+    memcpy(got, c0, rc * 8);
+    memcpy(want, c0, rc * 8);
+    const void *be = nan_c ? zero : beta;
+    ts_call ref = make_call(cfg, p, ta, tb, m, n, k, alpha, a, b, be, want);
+    blas(&ref);
+    ts_call c = make_call(cfg, p, ta, tb, m, n, k, alpha, a, b, be, got);
+    int dev[TS_MAX_DEVICES];
+    int parts = ts_split_devices(&c, cfg, &fake, dev);
+    char why[256] = "";
+    int rc_split = parts ? ts_split_gemm(&fake, &c, cfg, dev, parts, why, sizeof why) : -2;
+    double worst = 0;
+    for (size_t i = 0; i < rc; i++) {
+        double d = fabs(got[i] - want[i]) / (1.0 + fabs(want[i]));
+        worst = isnan(d) ? INFINITY : d > worst ? d : worst;
+    }
+    int failed_k = failing >= 0 && ts_slice_long_dim(&c) == TS_SLICE_K;
+    char name = p == TS_D ? 'd' : 'z';
+    if (failed_k)
+        tap_ok(rc_split == -1 && !memcmp(got, c0, rc * 8), "run: %cgemm %c%c %s: C untouched (%s)", name, ta, tb, what,
+               why);
+    else
+        tap_ok(rc_split == 0 && c.split == parts && parts > 1 && worst < 1e-12 &&
+                   !strcmp(c.gpu_path, failing >= 0 ? "gpu+cpu" : "fake"),
+               "run: %cgemm %c%c %s: %d parts, path %s, worst relative difference %.3g%s%s", name, ta, tb, what, parts,
+               c.gpu_path ? c.gpu_path : "-", worst, why[0] ? "; " : "", why);
+    free(a), free(b), free(c0), free(got), free(want);
+}
+
+int main(void)
+{
+    /* Built-in cost figures, whatever profile this machine has. */
+    setenv("TSSHIM_PROFILE", "/nonexistent/tsshim-profile", 1);
+    ts_config cfg;
+
+    tap_ok(load(&cfg, NULL) == 0 && cfg.split == -1 && cfg.split_devices.count == 0 && cfg.split_min_ms == 20,
+           "defaults: TSSHIM_SPLIT=-1, no device list, TSSHIM_SPLIT_MIN_MS=20");
+    static const char *const lists[] = { "TSSHIM_SPLIT_DEVICES", "0, 2,2 ,1", NULL };
+    tap_ok(load(&cfg, lists) == 0 && cfg.split_devices.count == 4 && cfg.split_devices.dev[0] == 0 &&
+               cfg.split_devices.dev[1] == 2 && cfg.split_devices.dev[2] == 2 && cfg.split_devices.dev[3] == 1,
+           "TSSHIM_SPLIT_DEVICES=\"0, 2,2 ,1\": four entries, repeats kept");
+    static const char *const bad[][3] = { { "TSSHIM_SPLIT_DEVICES", "0,x", NULL },
+                                          { "TSSHIM_SPLIT_DEVICES", "-1", NULL },
+                                          { "TSSHIM_SPLIT_DEVICES", "64", NULL },
+                                          { "TSSHIM_SPLIT", "2", NULL },
+                                          { "TSSHIM_SPLIT_MIN_MS", "-1", NULL } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        tap_ok(load(&cfg, bad[i]) == 1 && cfg.split_devices.count == 0 && cfg.split == -1 && cfg.split_min_ms == 20,
+               "%s=%s rejected, default kept", bad[i][0], bad[i][1]);
+
+    static const char *const small[] = { "TSSHIM_MIN_LONG", "100", "TSSHIM_MAX_SKINNY", "8", "TSSHIM_SPLIT", "1",
+                                         "TSSHIM_SPLIT_MIN_MS", "0", NULL };
+    load(&cfg, small);
+    check_plan(&cfg, 'N', 'N', 1000, 4, 300, 3, TS_SLICE_M, 3, "TSM2");
+    check_plan(&cfg, 'T', 'C', 1000, 4, 300, 3, TS_SLICE_M, 3, "TSM2");
+    check_plan(&cfg, 'C', 'T', 4, 1000, 300, 2, TS_SLICE_N, 2, "TSM2 mirror");
+    check_plan(&cfg, 'N', 'T', 1001, 3, 5, 4, TS_SLICE_M, 4, "ISM2");
+    check_plan(&cfg, 'T', 'N', 4, 3, 1001, 3, TS_SLICE_K, 3, "TSMTTSM");
+    check_plan(&cfg, 'N', 'C', 4, 3, 1001, 2, TS_SLICE_K, 2, "TSMTTSM");
+    check_plan(&cfg, 'T', 'T', 300, 300, 300, 2, TS_SLICE_N, 2, "regular");
+    check_plan(&cfg, 'N', 'N', 300, 2, 50, 4, TS_SLICE_N, 2, "n = 2 in 4");
+
+    /* When a call is split. */
+    static const double one = 1.0;
+    static double a[1], b[1], cm[1];
+    ts_call big = make_call(&cfg, TS_D, 'T', 'N', 8, 8, 1 << 24, &one, a, b, &one, cm);
+    int dev[TS_MAX_DEVICES];
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 2 && dev[0] == 0 && dev[1] == 1,
+           "two visible devices: a Gram call is split over devices 0 and 1");
+    visible = 1;
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "one visible device: not split");
+    static const char *const twice[] = { "TSSHIM_MIN_LONG", "100", "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_DEVICES", "0,0",
+                                         NULL };
+    load(&cfg, twice);
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 2 && dev[0] == 0 && dev[1] == 0,
+           "TSSHIM_SPLIT_DEVICES=0,0 on one device: split in two (%.0f ms predicted on one GPU)",
+           1e3 * ts_predict_gpu_seconds(&big, ts_profile_get()));
+    static const char *const missing[] = { "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_DEVICES", "0,1", NULL };
+    load(&cfg, missing);
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "a listed device that is not visible: not split");
+    visible = 3;
+    static const char *const slow[] = { "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_MIN_MS", "1e6", NULL };
+    load(&cfg, slow);
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "predicted below TSSHIM_SPLIT_MIN_MS, fits: not split");
+    free_bytes = 1 << 20;
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 3, "below TSSHIM_SPLIT_MIN_MS but larger than free memory: split");
+    free_bytes = (size_t)1 << 40;
+    static const char *const off[] = { "TSSHIM_SPLIT", "0", NULL };
+    load(&cfg, off);
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "TSSHIM_SPLIT=0: not split");
+    static const char *const pinned[] = { "TSSHIM_SPLIT", "-1", "TSSHIM_DEVICE", "1", NULL };
+    load(&cfg, pinned);
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "TSSHIM_SPLIT=-1 with TSSHIM_DEVICE=1: not split");
+    load(&cfg, small);
+    big.res_b = TS_MEM_DEVICE;
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "a device operand: not split");
+    big.res_b = TS_MEM_PINNED;
+    tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 3, "pinned operands: split");
+
+    /* Whole calls through the fake backend, over devices 0, 1, 2. */
+    static const char trans[] = "NTC";
+    for (int p = TS_D; p <= TS_Z; p += 2)
+        for (int x = 0; x < 3; x++) {
+            char ta = trans[x], tb = trans[(x + 1) % 3];
+            check_run(&cfg, (ts_prec)p, ta, tb, 1000, 5, 200, 0, "TSM2");
+            check_run(&cfg, (ts_prec)p, ta, tb, 6, 5, 1000, 0, "TSMTTSM");
+            check_run(&cfg, (ts_prec)p, ta, tb, 6, 5, 1000, 1, "TSMTTSM, beta 0, C NaN");
+            check_run(&cfg, (ts_prec)p, ta, tb, 150, 140, 130, 0, "regular");
+        }
+    failing = 1;
+    check_run(&cfg, TS_D, 'N', 'N', 1000, 5, 200, 0, "TSM2, device 1 failing");
+    check_run(&cfg, TS_Z, 'N', 'T', 150, 140, 130, 1, "regular, beta 0, C NaN, device 1 failing");
+    check_run(&cfg, TS_D, 'T', 'N', 6, 5, 1000, 0, "TSMTTSM, device 1 failing");
+    return tap_done();
+}
