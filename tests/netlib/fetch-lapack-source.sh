@@ -1,8 +1,14 @@
 #!/bin/sh
-# Fetches the netlib level-3 BLAS testers from the distribution's lapack
-# source package (Debian or Ubuntu) into DEST: {s,d,c,z}blat3.f, their
-# standard input files {s,d,c,z}blat3.in, and VERSION (the package version).
-# Usage: fetch-lapack-source.sh DEST
+# Fetches testers of the level-3 BLAS from the distribution's lapack source
+# package (Debian or Ubuntu) into DEST, with VERSION (the package version).
+# SET blas3 (the default): the netlib testers {s,d,c,z}blat3.f and their
+# standard input files {s,d,c,z}blat3.in (BLAS/TESTING). SET cblas3: the
+# CBLAS testers' files of CBLAS/testing (c_?blat3.f, c_?blas3.c, c_?3chke.c,
+# auxiliary.c, c_xerbla.c, the input files ?in3) and the headers they
+# include (CBLAS/include: cblas.h, cblas_test.h, and
+# cblas_mangling_with_flags.h.in, which LAPACK's build copies to
+# cblas_mangling.h).
+# Usage: fetch-lapack-source.sh DEST [SET]
 # Exit 0 when DEST holds the files (already, or now); exit 77 with a one-line
 # reason on stdout when they cannot be had here. apt's own output goes to
 # stderr.
@@ -13,20 +19,48 @@
 # as they were.
 
 dest=$1
-testers='sblat3 dblat3 cblat3 zblat3'
+# The files, by their paths in the source tree; DEST holds them by base name.
+files=
+case ${2:-blas3} in
+blas3)
+    for p in s d c z; do
+        files="$files BLAS/TESTING/${p}blat3.f BLAS/TESTING/${p}blat3.in"
+    done
+    ;;
+cblas3)
+    for p in s d c z; do
+        for f in c_${p}blat3.f c_${p}blas3.c c_${p}3chke.c ${p}in3; do
+            files="$files CBLAS/testing/$f"
+        done
+    done
+    files="$files CBLAS/testing/auxiliary.c CBLAS/testing/c_xerbla.c
+        CBLAS/include/cblas.h CBLAS/include/cblas_test.h
+        CBLAS/include/cblas_mangling_with_flags.h.in"
+    ;;
+*)
+    echo "usage: $0 DEST [blas3|cblas3]" >&2
+    exit 2
+    ;;
+esac
 
 skip() {
     echo "$*"
     exit 77
 }
 
-have_all() {
-    for t in $testers; do
-        [ -r "$1/$t.f" ] && [ -r "$1/$t.in" ] || return 1
+# lacking DIR [TREE]: the first file DIR lacks (by base name; by its path
+# when TREE is set), or nothing.
+lacking() {
+    for f in $files; do
+        [ -n "${2:-}" ] || f=${f##*/}
+        if [ ! -r "$1/$f" ]; then
+            echo "$f"
+            return
+        fi
     done
 }
 
-have_all "$dest" && exit 0
+[ -z "$(lacking "$dest")" ] && exit 0
 
 command -v apt-get >/dev/null 2>&1 && command -v apt-config >/dev/null 2>&1 ||
     skip "no apt-get to fetch the lapack sources"
@@ -114,7 +148,8 @@ set -- "$work"/pkg/lapack_*.dsc
 dsc=$1
 [ -r "$dsc" ] || skip "apt-get source lapack left no .dsc"
 # dpkg-source also applies Debian's patches; without it the upstream tarball
-# serves (Debian's patches do not touch BLAS/TESTING in 3.11.0-2).
+# serves (in 3.11.0-2 Debian's patches do not touch BLAS/TESTING, and in
+# CBLAS/testing turn int into CBLAS_INT, the same type in an LP64 build).
 if command -v dpkg-source >/dev/null 2>&1; then
     (cd "$work/pkg" && dpkg-source -x "$dsc" tree) >&2 ||
         skip "dpkg-source -x $dsc failed"
@@ -124,11 +159,12 @@ else
         tar -xf "$1" -C "$work/pkg/tree" --strip-components=1 >&2 ||
         skip "cannot unpack $1"
 fi
-from=$work/pkg/tree/BLAS/TESTING
+tree=$work/pkg/tree
 
-have_all "$from" || skip "$dsc has no BLAS/TESTING/?blat3 files"
+missing=$(lacking "$tree" tree)
+[ -z "$missing" ] || skip "$dsc has no $missing"
 mkdir -p "$dest" || skip "cannot create $dest"
-for t in $testers; do
-    cp "$from/$t.f" "$from/$t.in" "$dest/" || skip "cannot write to $dest"
+for f in $files; do
+    cp "$tree/$f" "$dest/" || skip "cannot write to $dest"
 done
 basename "$dsc" .dsc >"$dest/VERSION"
