@@ -44,11 +44,13 @@ void ts_stats_reset(void)
 
 void ts_stats_report(void)
 {
+    int any = 0;
     for (int r = 0; r < TS_NROUTINE; r++) {
         routine_stats *s = &stats[r];
         unsigned long long calls = atomic_load(&s->calls);
         if (!calls)
             continue;
+        any = 1;
         /* split= only where calls were split: the line stays as it was
          * for the scripts that match it whole (a rank under MPI never splits). */
         unsigned long long split = atomic_load(&s->split);
@@ -59,4 +61,8 @@ void ts_stats_report(void)
                ts_routine_symbol((ts_routine)r), calls, atomic_load(&s->offloaded), atomic_load(&s->fallbacks),
                (double)atomic_load(&s->gpu_ns) * 1e-9, atomic_load(&s->h2d), atomic_load(&s->d2h), split_field);
     }
+    /* A process that made no call still says the shim was there: an MPI
+     * rank left without work, or a program whose BLAS calls bypass it. */
+    if (!any)
+        ts_log(1, "no BLAS calls reached the shim");
 }

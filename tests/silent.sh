@@ -17,6 +17,10 @@ log=$(ls "$tap_tmp"/log.* 2>/dev/null)
 [ ! -s "$tap_tmp/err" ] && [ -n "$log" ] && grep -q '^tsshim: dgemm_ calls=1 ' $log
 tap_check $? "TSSHIM_LOG with %p receives the exit report ($log)"
 
+LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_VERBOSE=1 env true 2>"$tap_tmp/err"
+[ "$(cat "$tap_tmp/err")" = "tsshim: no BLAS calls reached the shim" ]
+tap_check $? "a process without BLAS calls says so in its report"
+
 LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_VERBOSE=3 TSSHIM_MODE=cpu "$client" call >/dev/null 2>"$tap_tmp/err"
 grep -q '^tsshim: dgemm_ NN m=3 n=3 k=3 .* run=cpu (mode cpu)' "$tap_tmp/err"
 tap_check $? "level 3 traces each call with its decision and reason"

@@ -253,12 +253,16 @@ ranks() {
                         reports++
                     next
                 }
+                /^tsshim: no BLAS calls reached the shim$/ {
+                    idle = 1
+                    next
+                }
                 /^tsshim: [a-z0-9_]+ calls=/ || !/^tsshim: / {
                     printf "# %s: %s line %d is not a whole line of the shim: %s\n", t, f, NR, substr($0, 1, 100)
                     bad = 1
                 }
                 END {
-                    if (!reports) {
+                    if (!reports && !idle) {
                         printf "# %s: %s has no ?gemm_ exit report\n", t, f
                         bad = 1
                     }
@@ -267,8 +271,6 @@ ranks() {
         done
         if [ $n -ne "$np" ]; then
             echo "# $t: $n rank logs for $np ranks (ranks:${seen:- none})"
-            [ $n -lt "$np" ] && [ "$np" -ne 4 ] &&
-                echo "#   (with $np ranks, the grids of its input may leave ranks without work)"
             status=1
         fi
     done
