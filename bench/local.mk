@@ -53,6 +53,7 @@ include $(srcdir)/bench/e2e.mk
 # mpicc and lists what it reads.  Neither in "make all" nor in "make check":
 # it needs Open MPI, ScaLAPACK and minutes.  Results go to SCALAPACK_BENCH_OUT.
 EXTRA_DIST += bench/scalapack/cholqr.c bench/scalapack/run-cholqr.sh
+EXTRA_DIST += bench/numpy_gram.py bench/run-numpy-gram.sh
 SCALAPACK_BENCH_OUT = scalapack-bench
 bench-scalapack: libtsshim.la
 	TSSHIM_LIB='$(abs_top_builddir)/.libs/libtsshim.so' abs_top_srcdir='$(abs_top_srcdir)' \

@@ -1,20 +1,13 @@
 #include "gemm.h"
 
 #include <stdio.h>
-#include <time.h>
 
+#include "clock.h"
 #include "compute.h"
 #include "pipeline.h"
 #include "small_call.h"
 
 int ts_gpu_home;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Nothing to copy: every operand the call reads or writes is on the device. */
 static int all_on_device(const ts_call *c)
@@ -47,7 +40,7 @@ static ts_call device_view(const ts_call *c)
 
 int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
-    double t0 = now();
+    double t0 = ts_now();
     int prev = -1;
     int dev = c->device >= 0 ? c->device : ts_gpu_home;
     const char *path = "cublas";
@@ -73,7 +66,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     if (prev >= 0 && prev != dev)
         cudaSetDevice(prev);
     c->gpu_path = path;
-    c->gpu_seconds = now() - t0;
+    c->gpu_seconds = ts_now() - t0;
     if (err) {
         snprintf(why, why_len, "%s", cudaGetErrorString(err));
         rc = -1;

@@ -11,19 +11,12 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "c_update.h"
 #include "compute.h"
 #include "gemm.h"
 #include "tsk_trsm.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static cublasFillMode_t fill(char uplo) { return uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER; }
 static cublasOperation_t op(char t) { return t == 'N' ? CUBLAS_OP_N : t == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
@@ -218,7 +211,7 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
 
 int ts_gpu_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
-    double t0 = now();
+    double t0 = ts_now();
     int prev = -1, dev = c->device >= 0 ? c->device : ts_gpu_home;
     const char *path = "cublas";
     why[0] = 0;
@@ -231,7 +224,7 @@ int ts_gpu_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     if (prev >= 0 && prev != dev)
         cudaSetDevice(prev);
     c->gpu_path = path;
-    c->gpu_seconds = now() - t0;
+    c->gpu_seconds = ts_now() - t0;
     if (!err)
         return 0;
     if (!why[0])

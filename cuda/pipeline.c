@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "cpu_blas.h"
 #include "copy_pool.h"
 #include "compute.h"
@@ -100,13 +100,6 @@ typedef struct {
 } pipeline;
 
 static _Thread_local char phase_line[384];
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const void *one_of(ts_prec p)
 {
@@ -271,11 +264,11 @@ static cudaError_t wait_for(pipeline *p, ready_fn ready, int64_t arg, int why)
         cudaError_t err = service(p);
         if (err || ready(p, arg)) {
             if (t0 > 0)
-                p->t.wait[why] += now() - t0;
+                p->t.wait[why] += ts_now() - t0;
             return err;
         }
         if (t0 == 0)
-            t0 = now();
+            t0 = ts_now();
         ts_copy_wait(&epoch, POLL_US);
     }
 }
@@ -577,7 +570,7 @@ static cudaError_t release(pipeline *p)
 int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                      size_t why_len)
 {
-    double t_start = now();
+    double t_start = ts_now();
     pipeline p;
     memset(&p, 0, sizeof p);
     phase_line[0] = 0;
@@ -617,15 +610,15 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     }
     err = alloc_device(&p);
     cursor_start(&p);
-    double t_run = now();
+    double t_run = ts_now();
     p.t.setup = t_run - t_start;
     if (!err)
         err = run_slices(&p);
-    double t_sync = now();
+    double t_sync = ts_now();
     cudaError_t e = release(&p);
     err = err ? err : e;
-    p.t.wait[WAIT_END] += now() - t_sync;
-    p.t.wall = now() - t_run;
+    p.t.wait[WAIT_END] += ts_now() - t_sync;
+    p.t.wall = ts_now() - t_run;
     if (cfg->verbose >= 3)
         report(&p);
 

@@ -1,8 +1,8 @@
 #include "small_call.h"
 
 #include <stdio.h>
-#include <time.h>
 
+#include "clock.h"
 #include "compute.h"
 #include "copy_pool.h"
 #include "slicing.h"
@@ -31,9 +31,7 @@ static void mark(phases *ph, int i)
 {
     if (!ph->on)
         return;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    ph->t[i] = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    ph->t[i] = ts_now();
 }
 
 int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,

@@ -12,17 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "host_scale.h"
 #include "operand_cache.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int gram_path(const ts_call *c)
 {
@@ -42,7 +35,7 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
 {
     static const float one_c[2] = { 1.0f, 0.0f };
     static const double one_z[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
-    double t0 = now();
+    double t0 = ts_now();
     void *scratch = malloc((size_t)(c->n * c->n) * ts_elem_size(c->prec));
     if (!scratch) {
         snprintf(why, why_len, "no host memory for the %lld x %lld Gram matrix", (long long)c->n, (long long)c->n);
@@ -79,7 +72,7 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
     c->bytes_h2d = gemm.bytes_h2d;
     c->bytes_d2h = gemm.bytes_d2h;
     c->gpu_phases = gemm.gpu_phases;
-    c->gpu_seconds = now() - t0;
+    c->gpu_seconds = ts_now() - t0;
     return rc;
 }
 

@@ -6,6 +6,7 @@ src_libtscore_la_SOURCES = \
 	src/configuration.c src/configuration.h \
 	src/log.c src/log.h \
 	src/stats.c src/stats.h \
+	src/clock.h \
 	src/validate.c src/validate.h \
 	src/classify.c src/classify.h \
 	src/cost_model.c src/cost_model.h src/profile.c src/profile.h src/slicing.c src/slicing.h \

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "classify.h"
 #include "cost_model.h"
 #include "cpu_blas.h"
@@ -15,13 +15,6 @@
 #include "host_scale.h"
 #include "launcher.h"
 #include "log.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
  * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
@@ -278,7 +271,7 @@ static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part 
 int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const int *dev, int parts, char *why,
                   size_t why_len)
 {
-    double t0 = now();
+    double t0 = ts_now();
     ts_slice_plan plan;
     ts_split_plan(&plan, c, parts);
     int n = (int)plan.count, ksplit = plan.dim == TS_SLICE_K;
@@ -325,7 +318,7 @@ int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const i
     c->split = n;
     c->gpu_path = failed && !rc ? "gpu+cpu" : p[0].sub.gpu_path;
     c->gpu_phases = NULL;
-    c->gpu_seconds = now() - t0;
+    c->gpu_seconds = ts_now() - t0;
     if (cfg->verbose >= 3)
         trace_parts(c, &plan, p, n);
     free(scratch);

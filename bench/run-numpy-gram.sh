@@ -1,0 +1,55 @@
+#!/bin/sh
+# a.T @ a of a tall float64 NumPy array (bench/numpy_gram.py) without the
+# shim, then under it in each mode of NUMPY_GRAM_MODES: the first call and
+# the best and median later call, the ratio to the run without the shim
+# (below 1: the shim is faster), the later calls' rate over A's bytes, and
+# where the shim ran the calls (its exit report).
+# Usage: run-numpy-gram.sh OUTDIR   (from a build tree, or with TSSHIM_LIB)
+#   NUMPY_GRAM_SHAPE  ROWSxCOLS [4000000x16]   NUMPY_GRAM_CALLS [10]
+#   NUMPY_GRAM_MODES  [auto gpu]               PYTHON [python3]
+# Writes OUTDIR/numpy-gram-GPU-DATE.csv and .txt; exit status 1 when a
+# result is wrong or a run fails.
+set -u
+[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+out=$1
+lib=${TSSHIM_LIB:-$(pwd)/.libs/libtsshim.so}
+here=$(cd "$(dirname "$0")" && pwd)
+shape=${NUMPY_GRAM_SHAPE:-4000000x16}
+calls=${NUMPY_GRAM_CALLS:-10}
+modes=${NUMPY_GRAM_MODES-auto gpu}
+py=${PYTHON:-python3}
+rows=${shape%x*} cols=${shape#*x}
+"$py" -c 'import numpy' 2>/dev/null || { echo "no NumPy for $py" >&2; exit 1; }
+[ -f "$lib" ] || { echo "TSSHIM_LIB='$lib' is not a file" >&2; exit 1; }
+mkdir -p "$out" || exit 1
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^NVIDIA //; s/ /-/g')
+day=$(date -u +%Y-%m-%d)
+name=$out/numpy-gram-${gpu:-cpu-only}-$day
+bytes=$(awk -v r="$rows" -v c="$cols" 'BEGIN { printf "%.0f", r * c * 8 }')
+status=0
+echo "mode,rows,cols,calls,first_ms,best_ms,median_ms,ratio_best_vs_plain,gb_per_s,ran,check" >"$name.csv"
+for mode in plain $modes; do
+    log=$out/numpy-gram-$mode.log
+    rm -f "$log"
+    if [ "$mode" = plain ]; then
+        line=$("$py" "$here/numpy_gram.py" "$rows" "$cols" "$calls") || status=1
+        ran=-
+    else
+        line=$(env LD_PRELOAD="$lib" TSSHIM_MODE="$mode" TSSHIM_VERBOSE=1 TSSHIM_LOG="$log" \
+            "$py" "$here/numpy_gram.py" "$rows" "$cols" "$calls") || status=1
+        # The SYRK lines of the exit report: calls and how many ran on the GPU.
+        ran=$(awk '$2 ~ /syrk/ && $3 ~ /^calls=/ { split($3, c, "="); split($4, o, "="); n += c[2]; g += o[2] }
+            END { printf "%d/%d on the GPU", g, n }' "$log")
+    fi
+    v() { echo "$line" | sed -n "s/.*$1=\([^ ]*\).*/\1/p"; }
+    [ "$mode" = plain ] && plain_best=$(v best_ms)
+    [ "$(v check)" = ok ] || status=1
+    echo "$mode,$rows,$cols,$calls,$(v first_ms),$(v best_ms),$(v median_ms),$(awk -v b="$(v best_ms)" -v p="$plain_best" 'BEGIN { printf "%.3f", b / p }'),$(awk -v b="$(v best_ms)" -v n="$bytes" 'BEGIN { printf "%.1f", n / (b * 1e6) }'),$ran,$(v check)" >>"$name.csv"
+done
+{
+    echo "NumPy a.T @ a, A ${rows}x${cols} float64 ($bytes bytes), $calls calls per run, ${gpu:-no GPU}, $day; $("$py" -c 'import numpy; print("numpy", numpy.__version__)')"
+    column -s, -t "$name.csv"
+    echo "(ratio: best later call over the plain run's, below 1 the shim is faster; gb_per_s: A's bytes over the best later call)"
+} >"$name.txt"
+cat "$name.txt"
+exit $status
