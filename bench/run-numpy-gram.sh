@@ -48,7 +48,7 @@ for mode in plain $modes; do
 done
 {
     echo "NumPy a.T @ a, A ${rows}x${cols} float64 ($bytes bytes), $calls calls per run, ${gpu:-no GPU}, $day; $("$py" -c 'import numpy; print("numpy", numpy.__version__)')"
-    column -s, -t "$name.csv"
+    awk -F, '{ printf "%-6s %9s %5s %5s %10s %10s %10s %7s %9s %18s %5s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$name.csv"
     echo "(ratio: best later call over the plain run's, below 1 the shim is faster; gb_per_s: A's bytes over the best later call)"
 } >"$name.txt"
 cat "$name.txt"
