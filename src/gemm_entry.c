@@ -52,13 +52,7 @@ void ts_call_init(ts_call *c, ts_routine r, char transa, char transb, int64_t m,
     c->alpha_zero = c->beta_zero = c->beta_one = 0;
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
-    for (int op = 0; op < TS_NCACHED; op++) {
-        c->cached[op] = NULL;
-        c->cache_dev[op] = NULL;
-        c->resident[op] = 0.0;
-        c->cache_state[op] = NULL;
-    }
-    c->cache_seconds = 0.0;
+    ts_call_no_cache(c);
     c->decision = TS_RUN_CPU;
     c->reason = NULL;
     c->model_cpu_s = c->model_gpu_s = 0.0;

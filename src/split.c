@@ -125,13 +125,7 @@ void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int devi
      * may be skinny, and the tuned kernels are chosen by class. */
     ts_classify(sub, cfg->min_long, cfg->max_skinny);
     sub->device = device;
-    for (int op = 0; op < TS_NCACHED; op++) {
-        sub->cached[op] = NULL;
-        sub->cache_dev[op] = NULL;
-        sub->resident[op] = 0.0;
-        sub->cache_state[op] = NULL;
-    }
-    sub->cache_seconds = 0.0;
+    ts_call_no_cache(sub);
     sub->gpu_path = NULL;
     sub->bytes_h2d = sub->bytes_d2h = 0;
     sub->gpu_seconds = 0.0;

@@ -145,6 +145,19 @@ static inline int64_t ts_cols_b(const ts_call *c) { return c->transb == 'N' ? c-
 
 /* Whether the call reads A and B: BLAS computes C = beta C alone when
  * alpha = 0 or k = 0 (needs the scalar flags). */
+/* No operand served by the operand cache: a new call, or a part of one
+ * that runs away from the cache's device. */
+static inline void ts_call_no_cache(ts_call *c)
+{
+    for (int op = 0; op < TS_NCACHED; op++) {
+        c->cached[op] = NULL;
+        c->cache_dev[op] = NULL;
+        c->resident[op] = 0.0;
+        c->cache_state[op] = NULL;
+    }
+    c->cache_seconds = 0.0;
+}
+
 static inline int ts_call_reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
 
 /* Devices the backend keeps per-device state for (context, staging,

@@ -2,7 +2,7 @@
 # run client programs under the shim.
 check_PROGRAMS += tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
 	tests/test_split tests/blas_client tests/blas_client_nolink
-tests_test_config_SOURCES = tests/test_config.c tests/tap.h
+tests_test_config_SOURCES = tests/test_config.c tests/fake_env.h tests/tap.h
 tests_test_config_LDADD = src/libtscore.la
 tests_test_classify_SOURCES = tests/test_classify.c tests/tap.h
 tests_test_classify_LDADD = src/libtscore.la
@@ -11,7 +11,7 @@ tests_test_route_LDADD = src/libtscore.la
 tests_test_launcher_SOURCES = tests/test_launcher.c tests/tap.h
 tests_test_launcher_LDADD = src/libtscore.la
 # The fake device of the split test computes with the CPU BLAS.
-tests_test_split_SOURCES = tests/test_split.c tests/tap.h
+tests_test_split_SOURCES = tests/test_split.c tests/fake_env.h tests/tap.h
 tests_test_split_LDADD = src/libtscore.la $(BLAS_LIBS) -lm
 tests_test_forward_entry_SOURCES = tests/test_forward_entry.c tests/cblas_gemm.h tests/forward_gate.h tests/tap.h \
 	shim/entry_points.c

@@ -5,23 +5,8 @@
 #include <unistd.h>
 
 #include "configuration.h"
+#include "fake_env.h"
 #include "tap.h"
-
-static const char *const *env_table;
-
-static const char *fake_env(const char *name)
-{
-    for (const char *const *e = env_table; e && *e; e += 2)
-        if (!strcmp(e[0], name))
-            return e[1];
-    return NULL;
-}
-
-static int load(ts_config *cfg, const char *const *env, const char *file)
-{
-    env_table = env;
-    return ts_config_load(cfg, fake_env, file);
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -33,7 +18,7 @@ static void write_file(const char *path, const char *text)
 int main(void)
 {
     ts_config c;
-    tap_ok(load(&c, NULL, NULL) == 0, "defaults load without rejections");
+    tap_ok(load_config(&c, NULL, NULL) == 0, "defaults load without rejections");
     tap_ok(c.mode == TS_MODE_AUTO && c.min_long == 2048 && c.max_skinny == 64 && c.verbose == 0 &&
                c.staging_mb == 256 && c.margin == 1.1 && c.min_flops == 1e8 && !c.log_path[0],
            "default values");
@@ -41,7 +26,7 @@ int main(void)
 
     static const char *const env1[] = { "TSSHIM_MODE", "GPU", "TSSHIM_MIN_LONG", "512", "TSSHIM_DISABLE",
                                         "zgemm_, SGEMM", "TSSHIM_VERBOSE", "3", "TSSHIM_LOG", "/tmp/x.%p", NULL };
-    tap_ok(load(&c, env1, NULL) == 0, "environment values accepted");
+    tap_ok(load_config(&c, env1, NULL) == 0, "environment values accepted");
     tap_ok(c.mode == TS_MODE_GPU && c.min_long == 512 && c.verbose == 3 && !strcmp(c.log_path, "/tmp/x.%p"),
            "environment overrides defaults");
     tap_ok(c.disabled[TS_S] && !c.disabled[TS_D] && !c.disabled[TS_C] && c.disabled[TS_Z],
@@ -49,7 +34,7 @@ int main(void)
 
     static const char *const env_bad[] = { "TSSHIM_MODE", "fast", "TSSHIM_VERBOSE", "9", "TSSHIM_MAX_SKINNY",
                                            "12x", "TSSHIM_DISABLE", "dgemv", "TSSHIM_MIN_FLOPS", "-1", NULL };
-    tap_ok(load(&c, env_bad, NULL) == 5, "five bad values rejected");
+    tap_ok(load_config(&c, env_bad, NULL) == 5, "five bad values rejected");
     tap_ok(c.mode == TS_MODE_AUTO && c.verbose == 0 && c.max_skinny == 64 && !c.disabled[TS_D] && c.min_flops == 1e8,
            "rejected values keep their defaults");
 
@@ -58,14 +43,14 @@ int main(void)
     close(fd);
     write_file(path, "# comment\n TSSHIM_MODE = cpu \nTSSHIM_MAX_SKINNY=32 # trailing\n\nTSSHIM_VERBOSE=2\n");
     static const char *const env2[] = { "TSSHIM_VERBOSE", "1", NULL };
-    tap_ok(load(&c, env2, path) == 0, "config file accepted");
+    tap_ok(load_config(&c, env2, path) == 0, "config file accepted");
     tap_ok(c.mode == TS_MODE_CPU && c.max_skinny == 32, "config file overrides defaults");
     tap_ok(c.verbose == 1, "environment overrides the config file");
 
     write_file(path, "TSSHIM_NOPE=1\nnot a line\nTSSHIM_DEVICE=abc\n");
-    tap_ok(load(&c, NULL, path) == 3, "unknown keys and bad lines in the file are rejected");
+    tap_ok(load_config(&c, NULL, path) == 3, "unknown keys and bad lines in the file are rejected");
     unlink(path);
-    tap_ok(load(&c, NULL, "/nonexistent/tsshim.conf") == 1, "a missing config file counts as rejected");
+    tap_ok(load_config(&c, NULL, "/nonexistent/tsshim.conf") == 1, "a missing config file counts as rejected");
 
     size_t n = ts_config_nkeys;
     int names_ok = 1;

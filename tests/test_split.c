@@ -10,6 +10,7 @@
 
 #include "classify.h"
 #include "cost_model.h"
+#include "fake_env.h"
 #include "gemm_entry.h"
 #include "split.h"
 #include "tap.h"
@@ -20,22 +21,6 @@ extern void dgemm_(const char *, const char *, const int *, const int *, const i
                    const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
 extern void zgemm_(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
                    const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
-
-static const char *const *env_table;
-
-static const char *fake_env(const char *name)
-{
-    for (const char *const *e = env_table; e && *e; e += 2)
-        if (!strcmp(e[0], name))
-            return e[1];
-    return NULL;
-}
-
-static int load(ts_config *cfg, const char *const *env)
-{
-    env_table = env;
-    return ts_config_load(cfg, fake_env, NULL);
-}
 
 /* The fake backend: `visible` devices, `free_bytes` free on the home one;
  * its gemm op computes on the CPU and fails for parts on `failing`. */
@@ -171,10 +156,10 @@ int main(void)
     setenv("TSSHIM_PROFILE", "/nonexistent/tsshim-profile", 1);
     ts_config cfg;
 
-    tap_ok(load(&cfg, NULL) == 0 && cfg.split == -1 && cfg.split_devices.count == 0 && cfg.split_min_ms == 20,
+    tap_ok(load_config(&cfg, NULL, NULL) == 0 && cfg.split == -1 && cfg.split_devices.count == 0 && cfg.split_min_ms == 20,
            "defaults: TSSHIM_SPLIT=-1, no device list, TSSHIM_SPLIT_MIN_MS=20");
     static const char *const lists[] = { "TSSHIM_SPLIT_DEVICES", "0, 2,2 ,1", NULL };
-    tap_ok(load(&cfg, lists) == 0 && cfg.split_devices.count == 4 && cfg.split_devices.dev[0] == 0 &&
+    tap_ok(load_config(&cfg, lists, NULL) == 0 && cfg.split_devices.count == 4 && cfg.split_devices.dev[0] == 0 &&
                cfg.split_devices.dev[1] == 2 && cfg.split_devices.dev[2] == 2 && cfg.split_devices.dev[3] == 1,
            "TSSHIM_SPLIT_DEVICES=\"0, 2,2 ,1\": four entries, repeats kept");
     static const char *const bad[][3] = { { "TSSHIM_SPLIT_DEVICES", "0,x", NULL },
@@ -183,12 +168,12 @@ int main(void)
                                           { "TSSHIM_SPLIT", "2", NULL },
                                           { "TSSHIM_SPLIT_MIN_MS", "-1", NULL } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        tap_ok(load(&cfg, bad[i]) == 1 && cfg.split_devices.count == 0 && cfg.split == -1 && cfg.split_min_ms == 20,
+        tap_ok(load_config(&cfg, bad[i], NULL) == 1 && cfg.split_devices.count == 0 && cfg.split == -1 && cfg.split_min_ms == 20,
                "%s=%s rejected, default kept", bad[i][0], bad[i][1]);
 
     static const char *const small[] = { "TSSHIM_MIN_LONG", "100", "TSSHIM_MAX_SKINNY", "8", "TSSHIM_SPLIT", "1",
                                          "TSSHIM_SPLIT_MIN_MS", "0", NULL };
-    load(&cfg, small);
+    load_config(&cfg, small, NULL);
     check_plan(&cfg, 'N', 'N', 1000, 4, 300, 3, TS_SLICE_M, 3, "TSM2");
     check_plan(&cfg, 'T', 'C', 1000, 4, 300, 3, TS_SLICE_M, 3, "TSM2");
     check_plan(&cfg, 'C', 'T', 4, 1000, 300, 2, TS_SLICE_N, 2, "TSM2 mirror");
@@ -209,27 +194,27 @@ int main(void)
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "one visible device: not split");
     static const char *const twice[] = { "TSSHIM_MIN_LONG", "100", "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_DEVICES", "0,0",
                                          NULL };
-    load(&cfg, twice);
+    load_config(&cfg, twice, NULL);
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 2 && dev[0] == 0 && dev[1] == 0,
            "TSSHIM_SPLIT_DEVICES=0,0 on one device: split in two (%.0f ms predicted on one GPU)",
            1e3 * ts_predict_gpu_seconds(&big, ts_profile_get()));
     static const char *const missing[] = { "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_DEVICES", "0,1", NULL };
-    load(&cfg, missing);
+    load_config(&cfg, missing, NULL);
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "a listed device that is not visible: not split");
     visible = 3;
     static const char *const slow[] = { "TSSHIM_SPLIT", "1", "TSSHIM_SPLIT_MIN_MS", "1e6", NULL };
-    load(&cfg, slow);
+    load_config(&cfg, slow, NULL);
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "predicted below TSSHIM_SPLIT_MIN_MS, fits: not split");
     free_bytes = 1 << 20;
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 3, "below TSSHIM_SPLIT_MIN_MS but larger than free memory: split");
     free_bytes = (size_t)1 << 40;
     static const char *const off[] = { "TSSHIM_SPLIT", "0", NULL };
-    load(&cfg, off);
+    load_config(&cfg, off, NULL);
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "TSSHIM_SPLIT=0: not split");
     static const char *const pinned[] = { "TSSHIM_SPLIT", "-1", "TSSHIM_DEVICE", "1", NULL };
-    load(&cfg, pinned);
+    load_config(&cfg, pinned, NULL);
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "TSSHIM_SPLIT=-1 with TSSHIM_DEVICE=1: not split");
-    load(&cfg, small);
+    load_config(&cfg, small, NULL);
     big.res_b = TS_MEM_DEVICE;
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "a device operand: not split");
     big.res_b = TS_MEM_PINNED;
