@@ -27,16 +27,6 @@ static void leave(on_home h)
     cudaGetLastError();
 }
 
-/* Local ranks r with r mod count == home (round-robin, ts_home_device). */
-static size_t sharers(int count)
-{
-    int size = 0;
-    ts_launcher_local_rank(&size);
-    if (size <= 0 || count <= 0 || ts_gpu_home >= size)
-        return 1;
-    return (size_t)((size - ts_gpu_home + count - 1) / count);
-}
-
 size_t ts_home_free(void)
 {
     size_t free_b = 0, total = 0;
@@ -54,7 +44,7 @@ size_t ts_cache_budget(const ts_config *cfg)
     int count = 0;
     if (cudaGetDeviceCount(&count))
         return 0;
-    return ts_home_free() / 2 / sharers(count);
+    return ts_home_free() / 2 / (size_t)ts_launcher_sharers(cfg->device, count);
 }
 
 void *ts_cache_alloc(size_t bytes)

@@ -44,3 +44,15 @@ int ts_home_device(int64_t configured, int count)
     int local = ts_launcher_local_rank(NULL);
     return local >= 0 && count > 0 ? local % count : 0;
 }
+
+int ts_launcher_sharers(int64_t configured, int count)
+{
+    int size = 0, local = ts_launcher_local_rank(&size);
+    if (local < 0 || size <= 1)
+        return 1;
+    if (configured >= 0 || count <= 1)
+        return size;
+    /* Local ranks r with r mod count == home. */
+    int home = local % count;
+    return (size - home + count - 1) / count;
+}

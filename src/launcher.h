@@ -18,4 +18,9 @@ int ts_launcher_local_rank(int *local_size);
  * `count` visible devices, else device 0. */
 int ts_home_device(int64_t configured, int count);
 
+/* How many of the node's local ranks share this process's device when
+ * they are spread as ts_home_device spreads them over `count` devices (all
+ * of them with TSSHIM_DEVICE set, configured >= 0); 1 without a launcher. */
+int ts_launcher_sharers(int64_t configured, int count);
+
 #endif

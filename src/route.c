@@ -1,10 +1,13 @@
 #include "route.h"
 
+#include <glob.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #include "classify.h"
 #include "gpu_backend.h"
+#include "launcher.h"
 #include "learned_rates.h"
 #include "operand_cache.h"
 #include "validate.h"
@@ -48,6 +51,40 @@ const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg)
     return ts_route_cpu_reason(cfg, c->routine, ts_call_flops(c));
 }
 
+/* The devices this process sees before the backend can say: the entries of
+ * CUDA_VISIBLE_DEVICES, else the driver's device nodes, at least one. */
+static int devices_guess(void)
+{
+    static atomic_int known;
+    int n = atomic_load_explicit(&known, memory_order_relaxed);
+    if (n)
+        return n;
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    if (v) {
+        for (n = *v ? 1 : 0; *v; v++)
+            n += *v == ',';
+    } else {
+        glob_t g;
+        if (!glob("/dev/nvidia[0-9]*", 0, NULL, &g))
+            n = (int)g.gl_pathc;
+        globfree(&g);
+    }
+    n = n > 0 ? n : 1;
+    atomic_store_explicit(&known, n, memory_order_relaxed);
+    return n;
+}
+
+/* Ranks of an MPI job on this node that share this process's GPU.  Such
+ * programs call their BLAS in step, so each rank gets its share of the
+ * link and the device: the model's prior, which measured call times then
+ * correct (learned rates); without it every rank would pay for a GPU that
+ * 16 ranks share as if it were its own. */
+static int gpu_sharers(const ts_config *cfg)
+{
+    const ts_gpu_ops *g = ts_gpu_ready() ? ts_gpu() : NULL;
+    return ts_launcher_sharers(cfg->device, g ? g->device_count() : devices_guess());
+}
+
 int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready)
 {
     /* A CPU BLAS would crash on device memory: such calls run on the GPU in every mode. */
@@ -59,7 +96,7 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
     if (cfg->mode == TS_MODE_GPU)
         return decide(c, TS_RUN_GPU, "mode gpu"), 0;
     c->model_cpu_s = ts_predict_cpu_seconds(c, prof);
-    c->model_gpu_s = ts_predict_gpu_seconds(c, prof);
+    c->model_gpu_s = ts_predict_gpu_seconds(c, prof) * gpu_sharers(cfg);
     c->predicted_cpu_s = c->model_cpu_s * ts_learned_factor(TS_SIDE_CPU, c);
     c->predicted_gpu_s = c->model_gpu_s * ts_learned_factor(TS_SIDE_GPU, c);
     /* The side the model did not choose is tried while it has fewer than

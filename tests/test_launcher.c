@@ -46,6 +46,23 @@ static void check_each_launcher(void)
     }
 }
 
+/* Local ranks on this process's device, spread round-robin (or all on
+ * TSSHIM_DEVICE's). */
+static void check_sharers(void)
+{
+    clear_launcher();
+    tap_ok(ts_launcher_sharers(-1, 1) == 1, "no launcher: the device is this process's alone");
+    setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "8", 1);
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "5", 1);
+    tap_ok(ts_launcher_sharers(-1, 1) == 8 && ts_launcher_sharers(-1, 2) == 4 && ts_launcher_sharers(-1, 3) == 2 &&
+               ts_launcher_sharers(-1, 8) == 1 && ts_launcher_sharers(1, 4) == 8,
+           "8 local ranks, rank 5: 8 on 1 device, 4 on 2, 2 on 3 (device 2: ranks 2 and 5), 1 on 8, 8 on TSSHIM_DEVICE's");
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "7", 1);
+    tap_ok(ts_launcher_sharers(-1, 3) == 3, "rank 7 of 8 on 3 devices: device 1, ranks 1, 4 and 7 (got %d)",
+           ts_launcher_sharers(-1, 3));
+    clear_launcher();
+}
+
 static void check_devices(void)
 {
     clear_launcher();
@@ -101,6 +118,7 @@ static void check_log(void)
 int main(void)
 {
     check_each_launcher();
+    check_sharers();
     check_devices();
     check_log();
     return tap_done();

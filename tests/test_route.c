@@ -120,6 +120,18 @@ int main(void)
     tap_ok(wide.decision == TS_RUN_GPU && wide.cls == TS_CLASS_ISM2,
            "auto: ISM2 D k=n=64 on host data goes to the GPU (cpu %.3gs, gpu %.3gs)", wide.predicted_cpu_s,
            wide.predicted_gpu_s);
+    /* Sixteen ranks of an MPI job on this node share one GPU: each is
+     * predicted its share of it, and the call stays on the rank's CPU. */
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+    setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "16", 1);
+    setenv("CUDA_VISIBLE_DEVICES", "0", 1);
+    wide = call(TS_D, 1 << 22, 64, 64, one, zero);
+    ts_route_decide(&wide, &cfg, prof, 1);
+    tap_ok(wide.decision == TS_RUN_CPU,
+           "auto: ISM2 D k=n=64 with 16 local ranks on one GPU stays on the CPU (cpu %.3gs, gpu %.3gs)",
+           wide.predicted_cpu_s, wide.predicted_gpu_s);
+    unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     ts_call ism2 = call(TS_D, 1 << 24, 16, 16, one, zero);
     ts_route_decide(&ism2, &cfg, prof, 1);
     tap_ok(ism2.decision == TS_RUN_CPU && ism2.cls == TS_CLASS_ISM2,
