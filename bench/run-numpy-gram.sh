@@ -6,7 +6,8 @@
 # where the shim ran the calls (its exit report).
 # Usage: run-numpy-gram.sh OUTDIR   (from a build tree, or with TSSHIM_LIB)
 #   NUMPY_GRAM_SHAPE  ROWSxCOLS [4000000x16]   NUMPY_GRAM_CALLS [10]
-#   NUMPY_GRAM_MODES  [auto gpu]               PYTHON [python3]
+#   NUMPY_GRAM_MODES  [auto gpu]
+#   PYTHON  [the first of python3 and /usr/bin/python3 that imports NumPy]
 # Writes OUTDIR/numpy-gram-GPU-DATE.csv and .txt; exit status 1 when a
 # result is wrong or a run fails.
 set -u
@@ -17,9 +18,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 shape=${NUMPY_GRAM_SHAPE:-4000000x16}
 calls=${NUMPY_GRAM_CALLS:-10}
 modes=${NUMPY_GRAM_MODES-auto gpu}
-py=${PYTHON:-python3}
+py=
+for p in ${PYTHON:-python3 /usr/bin/python3}; do
+    "$p" -c 'import numpy' 2>/dev/null && py=$p && break
+done
 rows=${shape%x*} cols=${shape#*x}
-"$py" -c 'import numpy' 2>/dev/null || { echo "no NumPy for $py" >&2; exit 1; }
+[ -n "$py" ] || { echo "no NumPy (tried: ${PYTHON:-python3 /usr/bin/python3})" >&2; exit 1; }
 [ -f "$lib" ] || { echo "TSSHIM_LIB='$lib' is not a file" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^NVIDIA //; s/ /-/g')
