@@ -113,7 +113,8 @@ run_one() {
         *) ln -s "$f" "$dir/" ;;
         esac
     done
-    t0=$(date +%s)
+    # Tenths of a second: a tester takes about one.
+    t0=$(date +%s.%N)
     if [ "$1" = plain ]; then
         (cd "$dir" && $timeout_cmd "$mpirun" --oversubscribe -np "$np" "$bin" \
             >stdout 2>stderr </dev/null)
@@ -124,7 +125,7 @@ run_one() {
             "$bin" >stdout 2>stderr </dev/null)
     fi
     echo $? >"$dir/rc"
-    echo $(($(date +%s) - t0)) >"$dir/seconds"
+    awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/seconds"
     counts "$dir" "$(name "$2")"
 }
 
@@ -278,6 +279,13 @@ ranks() {
     return $status
 }
 
+# sum_seconds MODE: the testers' times under MODE summed, against the plain
+# run's (the testers run one after another).
+sum_seconds() {
+    cat "$base/$1"/*/seconds 2>/dev/null | awk -v p="$(cat "$base/plain"/*/seconds 2>/dev/null | awk '{ t += $1 } END { print t }')" \
+        '{ t += $1 } END { printf "the testers %.1f s against %.1f s plain (%.1fx)", t, p, (p > 0 ? t / p : 0) }'
+}
+
 # compare MODE TESTER: its counts under MODE against the plain run's.
 compare() {
     ref=$base/plain/$2/counts
@@ -353,7 +361,7 @@ for m in $modes; do
     else
         echo "not ok $n - TSSHIM_MODE=$m: testers failed under the shim"
     fi
-    echo "# TSSHIM_MODE=$m: $(elapsed $seconds) wall"
+    echo "# TSSHIM_MODE=$m: $(elapsed $seconds) wall; $(sum_seconds "$m")"
     [ -n "$out" ] && echo "$out"
     n=$((n + 1))
     if out=$(ranks "$m"); then
