@@ -11,14 +11,7 @@ check() { # routine positions...
   routine=$1
   shift
   for arg in "$@"; do
-    "$client" "$routine" "$arg" >"$tap_tmp/plain" 2>&1
-    plain_status=$?
-    for mode in cpu auto gpu; do
-      LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_MODE=$mode "$client" "$routine" "$arg" >"$tap_tmp/shim" 2>&1
-      shim_status=$?
-      [ $plain_status -eq $shim_status ] && cmp -s "$tap_tmp/plain" "$tap_tmp/shim" && grep -qi parameter "$tap_tmp/plain"
-      tap_check $? "$routine bad argument $arg, mode $mode: same report and status ($plain_status) as without the shim"
-    done
+    tap_same_as_plain parameter "$routine bad argument $arg" "$client" "$routine" "$arg"
     # Where no GPU is usable every call is forwarded anyway: the trace tells
     # whether the shim itself saw the argument as invalid.
     rm -f "$tap_tmp/trace"

@@ -17,6 +17,23 @@ tap_skip_all() {
   echo "1..0 # SKIP $*"
   exit 0
 }
+# tap_same_as_plain PATTERN WHAT COMMAND...: a point per mode (cpu, auto,
+# gpu) saying that COMMAND under the shim prints what it prints without it
+# and exits with the same status, its output matching PATTERN (grep -i):
+# bad arguments reported by the CPU BLAS's own error handler.
+tap_same_as_plain() {
+  pattern=$1
+  what=$2
+  shift 2
+  "$@" >"$tap_tmp/plain" 2>&1
+  plain_status=$?
+  for mode in cpu auto gpu; do
+    LD_PRELOAD=$TSSHIM_PRELOAD TSSHIM_MODE=$mode "$@" >"$tap_tmp/shim" 2>&1
+    shim_status=$?
+    [ $plain_status -eq $shim_status ] && cmp -s "$tap_tmp/plain" "$tap_tmp/shim" && grep -qi "$pattern" "$tap_tmp/plain"
+    tap_check $? "$what, mode $mode: same report and status ($plain_status) as without the shim"
+  done
+}
 tap_end() {
   echo "1..$tap_n"
   [ "$tap_fail" -eq 0 ]
