@@ -84,6 +84,18 @@ const tsk_instance *tsk_instance_find(const char *name);
 /* Whether `inst` may serve `call` (class, precision, width, transposes). */
 int tsk_instance_serves(const tsk_instance *inst, const ts_call *call);
 
+/* Whether a TSMTTSM call's op(A)^T and op(B) are one matrix view in memory,
+ * as in the Gram GEMM of a SYRK or HERK (C = A^T A, A^H A, A A^T, A A^H):
+ * the same pointer and leading dimension, m == n, and both operands lying
+ * the same way along k (A 'T'/'C' with B 'N': columns along k; A 'N' with
+ * B 'T'/'C': rows along k).  Conjugation changes no memory, so 'C' is
+ * free.  The TSMTTSM kernels then stage that view once for both sides. */
+static inline int tsk_aliased(const ts_call *call, const tsk_operands *ops)
+{
+    return call->cls == TS_CLASS_TSMTTSM && ops->a == ops->b && ops->lda == ops->ldb && call->m == call->n &&
+           (call->transa != 'N') == (call->transb == 'N');
+}
+
 /* The width cell of a call: the smallest of 1, 2, 4, ..., 64 that is >= width,
  * or 0 when wider. */
 int tsk_width_cell(int64_t width);

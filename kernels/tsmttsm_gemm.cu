@@ -25,7 +25,16 @@
  * different columns hit different banks).  Copying element by element, the
  * S kernels issued more instructions per byte than D and fell short of the
  * bandwidth D reached (docs/kernels.md, 'Measurements behind the code's
- * choices'). */
+ * choices').
+ *
+ * A Gram call (tsk_aliased: op(B) is op(A)^T, the same view in memory, as
+ * a SYRK or HERK passes it) runs the kernel's aliased variant: each chunk
+ * is staged once and the B side reads the A side's tile, so the operand is
+ * read once.  The tile space and registers that op(B) would take hold the
+ * block's next chunk instead, so a block keeps as many bytes on the way
+ * from memory as without aliasing (the ring one tile more).  Chunks and
+ * rows are multiplied in the same order as without aliasing, so the
+ * results are bitwise those of the non-aliased kernel on the same grid. */
 #include <cuda_pipeline_primitives.h>
 
 #include "tsk_complex.cuh"
@@ -240,15 +249,17 @@ __device__ __forceinline__ void tsmttsm_in_shape(const tsmttsm_operand<typename 
     }
 }
 
-/* Stage `st` of the ring gets chunk c (when it exists); one commit group per
- * call either way, so the group count stays uniform. */
-template <typename C>
+/* Slot `st` of the ring gets chunk c (when it exists): both tiles, or,
+ * aliased, op(A)^T's alone.  One commit group per call either way, so the
+ * group count stays uniform. */
+template <typename C, bool ALIAS>
 __device__ __forceinline__ void tsmttsm_stage_in(typename C::elem *st, const tsmttsm_args<typename C::elem> &p,
                                                  int64_t c)
 {
     if (c < p.nchunks) {
         tsmttsm_in_shape<C, tsmttsm_issue_as>(p.a, st, p.a, c * C::KC, p.k);
-        tsmttsm_in_shape<C, tsmttsm_issue_as>(p.b, st + C::TE, p.b, c * C::KC, p.k);
+        if (!ALIAS)
+            tsmttsm_in_shape<C, tsmttsm_issue_as>(p.b, st + C::TE, p.b, c * C::KC, p.k);
     }
     __pipeline_commit();
 }
@@ -335,10 +346,10 @@ __device__ __forceinline__ void tsmttsm_load_side(typename C::elem (&out)[C::TT]
 
 template <typename C, bool AKC, bool BKC>
 __device__ __forceinline__ void tsmttsm_rows_as(typename C::elem (&acc)[C::TT][C::TT], const typename C::elem *sa,
-                                                int kg, int tm, int tn, bool conja, bool conjb)
+                                                const typename C::elem *sb, int kg, int tm, int tn, bool conja,
+                                                bool conjb)
 {
     typedef typename C::elem T;
-    const T *sb = sa + C::TE;
 #pragma unroll(C::UNROLL)
     for (int l = kg; l < C::KC; l += C::KG) {
         T av[C::TT], bv[C::TT];
@@ -352,51 +363,73 @@ __device__ __forceinline__ void tsmttsm_rows_as(typename C::elem (&acc)[C::TT][C
     }
 }
 
-/* This thread's rows of one staged chunk into its tile, one loop per pair
- * of layouts.  The register staging conjugates while storing, the ring
- * (whose copies cannot) here. */
-template <typename C>
+/* This thread's rows of one staged chunk (tiles sa and sb; aliased, sb is
+ * sa) into its tile, one loop per pair of layouts (aliased: both sides lie
+ * as op(A)^T does).  The register staging conjugates while storing, the
+ * ring (whose copies cannot) here. */
+template <typename C, bool ALIAS>
 __device__ __forceinline__ void tsmttsm_rows(typename C::elem (&acc)[C::TT][C::TT], const typename C::elem *sa,
-                                             const tsmttsm_args<typename C::elem> &p, int kg, int tm, int tn,
-                                             bool conja, bool conjb)
+                                             const typename C::elem *sb, const tsmttsm_args<typename C::elem> &p,
+                                             int kg, int tm, int tn, bool conja, bool conjb)
 {
     if (p.a.kcontig) {
-        if (p.b.kcontig)
-            tsmttsm_rows_as<C, true, true>(acc, sa, kg, tm, tn, conja, conjb);
+        if (ALIAS || p.b.kcontig)
+            tsmttsm_rows_as<C, true, true>(acc, sa, sb, kg, tm, tn, conja, conjb);
         else
-            tsmttsm_rows_as<C, true, false>(acc, sa, kg, tm, tn, conja, conjb);
+            tsmttsm_rows_as<C, true, false>(acc, sa, sb, kg, tm, tn, conja, conjb);
     } else {
-        if (p.b.kcontig)
-            tsmttsm_rows_as<C, false, true>(acc, sa, kg, tm, tn, conja, conjb);
+        if (!ALIAS && p.b.kcontig)
+            tsmttsm_rows_as<C, false, true>(acc, sa, sb, kg, tm, tn, conja, conjb);
         else
-            tsmttsm_rows_as<C, false, false>(acc, sa, kg, tm, tn, conja, conjb);
+            tsmttsm_rows_as<C, false, false>(acc, sa, sb, kg, tm, tn, conja, conjb);
     }
 }
 
-/* The block's chunks, staged through registers: chunk c + gridDim.x is
- * loaded while chunk c is multiplied. */
-template <typename C>
+/* The contents of the block's two register sets at chunk c: op(A)^T and
+ * op(B) of chunk c, or, aliased, op(A)^T of chunks c and c + gridDim.x
+ * (zeros past the last chunk). */
+template <typename C, bool ALIAS>
+__device__ __forceinline__ void tsmttsm_fetch_step(typename C::elem (&ra)[C::NL], typename C::elem (&rb)[C::NL],
+                                                   const tsmttsm_args<typename C::elem> &p, int64_t c)
+{
+    const tsmttsm_operand<typename C::elem> &ob = ALIAS ? p.a : p.b;
+    tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.a, ra, p.a, c * C::KC, p.k);
+    tsmttsm_in_shape<C, tsmttsm_fetch_as>(ob, rb, ob, (ALIAS ? c + gridDim.x : c) * C::KC, p.k);
+}
+
+/* The block's chunks, staged through registers: the next step's chunks
+ * are loaded while this step's are multiplied.  A step is one chunk, or,
+ * aliased, two (c and c + gridDim.x, in the tiles of op(A)^T and op(B)),
+ * multiplied in chunk order; the B side reads op(A)^T's tile, conjugated
+ * where only one of the two sides is ('C' on one operand, A^H A). */
+template <typename C, bool ALIAS>
 __device__ __forceinline__ void tsmttsm_sweep_regs(typename C::elem (&acc)[C::TT][C::TT],
                                                    const tsmttsm_args<typename C::elem> &p,
                                                    typename C::elem *sa, int kg, int tm, int tn)
 {
     typename C::elem ra[C::NL], rb[C::NL];
     typename C::elem *sb = sa + C::TE;
+    const tsmttsm_operand<typename C::elem> &ob = ALIAS ? p.a : p.b;
+    const int64_t g = gridDim.x, step = ALIAS ? 2 * g : g;
     int64_t c = blockIdx.x;
-    tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.a, ra, p.a, c * C::KC, p.k);
-    tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.b, rb, p.b, c * C::KC, p.k);
+    tsmttsm_fetch_step<C, ALIAS>(ra, rb, p, c);
     for (;;) {
-        /* Registers to the tiles, and the next chunk into registers, in
+        /* Registers to the tiles, and the next step into registers, in
          * each operand's copy shape. */
         tsmttsm_in_shape<C, tsmttsm_put_as>(p.a, ra, sa, p.a.conj);
-        tsmttsm_in_shape<C, tsmttsm_put_as>(p.b, rb, sb, p.b.conj);
+        tsmttsm_in_shape<C, tsmttsm_put_as>(ob, rb, sb, ob.conj);
         __syncthreads();
-        int64_t next = c + gridDim.x;
-        if (next < p.nchunks) {
-            tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.a, ra, p.a, next * C::KC, p.k);
-            tsmttsm_in_shape<C, tsmttsm_fetch_as>(p.b, rb, p.b, next * C::KC, p.k);
+        int64_t next = c + step;
+        if (next < p.nchunks)
+            tsmttsm_fetch_step<C, ALIAS>(ra, rb, p, next);
+        if (ALIAS) {
+            const bool conjb = p.a.conj != p.b.conj;
+            tsmttsm_rows<C, true>(acc, sa, sa, p, kg, tm, tn, false, conjb);
+            if (c + g < p.nchunks)
+                tsmttsm_rows<C, true>(acc, sb, sb, p, kg, tm, tn, false, conjb);
+        } else {
+            tsmttsm_rows<C, false>(acc, sa, sb, p, kg, tm, tn, false, false);
         }
-        tsmttsm_rows<C>(acc, sa, p, kg, tm, tn, false, false);
         __syncthreads();
         c = next;
         if (c >= p.nchunks)
@@ -404,25 +437,30 @@ __device__ __forceinline__ void tsmttsm_sweep_regs(typename C::elem (&acc)[C::TT
     }
 }
 
-/* The block's chunks, staged through the cp.async ring: STAGES - 1 chunks
- * in flight while one is multiplied. */
-template <typename C>
+/* The block's chunks, staged through the cp.async ring: all slots but one
+ * in flight while one is multiplied.  A slot is a stage (both tiles of a
+ * chunk), or, aliased, one tile: twice the slots, each chunk's op(A)^T
+ * read by both sides. */
+template <typename C, bool ALIAS>
 __device__ __forceinline__ void tsmttsm_sweep_ring(typename C::elem (&acc)[C::TT][C::TT],
                                                    const tsmttsm_args<typename C::elem> &p,
                                                    typename C::elem *ring, int kg, int tm, int tn)
 {
+    typedef typename C::elem T;
+    constexpr int SLOTS = ALIAS ? 2 * C::STAGES : C::STAGES, SLOT = ALIAS ? C::TE : C::STAGE;
     const int64_t g = gridDim.x;
 #pragma unroll
-    for (int s = 0; s < C::STAGES - 1; ++s)
-        tsmttsm_stage_in<C>(ring + s * C::STAGE, p, blockIdx.x + s * g);
+    for (int s = 0; s < SLOTS - 1; ++s)
+        tsmttsm_stage_in<C, ALIAS>(ring + s * SLOT, p, blockIdx.x + s * g);
     for (int it = 0;; ++it) {
         int64_t c = blockIdx.x + it * g;
-        __pipeline_wait_prior(C::STAGES - 2);
+        __pipeline_wait_prior(SLOTS - 2);
         /* Chunk c has landed for every thread, and every thread is done with
-         * the stage that the next copy overwrites. */
+         * the slot that the next copy overwrites. */
         __syncthreads();
-        tsmttsm_stage_in<C>(ring + (it + C::STAGES - 1) % C::STAGES * C::STAGE, p, c + (C::STAGES - 1) * g);
-        tsmttsm_rows<C>(acc, ring + it % C::STAGES * C::STAGE, p, kg, tm, tn, p.a.conj, p.b.conj);
+        tsmttsm_stage_in<C, ALIAS>(ring + (it + SLOTS - 1) % SLOTS * SLOT, p, c + (SLOTS - 1) * g);
+        const T *st = ring + it % SLOTS * SLOT;
+        tsmttsm_rows<C, ALIAS>(acc, st, ALIAS ? st : st + C::TE, p, kg, tm, tn, p.a.conj, p.b.conj);
         if (c + g >= p.nchunks)
             break;
     }
@@ -430,7 +468,7 @@ __device__ __forceinline__ void tsmttsm_sweep_ring(typename C::elem (&acc)[C::TT
     __syncthreads();
 }
 
-template <typename T, int W, bool RING>
+template <typename T, int W, bool RING, bool ALIAS>
 __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
     tsmttsm_partial_kernel(tsmttsm_args<T> p)
 {
@@ -446,9 +484,9 @@ __global__ void __launch_bounds__(256, (tsmttsm_cfg<T, W, RING>::MINB))
         for (int b = 0; b < C::TT; ++b)
             acc[a][b] = tsk_zero<T>();
     if constexpr (RING)
-        tsmttsm_sweep_ring<C>(acc, p, (T *)smem, kg, tm, tn);
+        tsmttsm_sweep_ring<C, ALIAS>(acc, p, (T *)smem, kg, tm, tn);
     else
-        tsmttsm_sweep_regs<C>(acc, p, (T *)smem, kg, tm, tn);
+        tsmttsm_sweep_regs<C, ALIAS>(acc, p, (T *)smem, kg, tm, tn);
 
     /* Lanes of one warp that hold the same tile: butterfly, so every such
      * lane ends with the same bits. */
@@ -514,9 +552,31 @@ static tsmttsm_operand<T> tsmttsm_operand_of(const T *x, int64_t ld, int dim, bo
     return o;
 }
 
-/* Reads params->blocks_per_sm (0: as many as fit); the block size is fixed
- * by the instance, so another params->threads is declined (the tuner's
- * block-size variants are for the DMMA instances). */
+/* The partial-sum kernel, aliased or not, on a persistent grid of
+ * params->blocks_per_sm blocks per SM (0: as many as fit), and the sum. */
+template <typename T, int W, bool RING, bool ALIAS>
+static tsk_status tsmttsm_run(const ts_call *call, const tsk_operands *ops, tsmttsm_args<T> &p,
+                              const tsk_params *params, cudaStream_t stream)
+{
+    typedef tsmttsm_cfg<T, W, RING> C;
+    int bps = tsk_resident_blocks<tsmttsm_partial_kernel<T, W, RING, ALIAS>>(C::NT, C::SMEM);
+    if (bps <= 0)
+        return TSK_ERROR;
+    bps = tsk_blocks_per_sm_or(params, bps);
+    const int64_t grid = tsk_persistent_grid(p.nchunks, 1, bps);
+    return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
+                               [&](T *ws) {
+                                   p.ws = ws;
+                                   tsmttsm_partial_kernel<T, W, RING, ALIAS>
+                                       <<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
+                                   return cudaGetLastError();
+                               });
+}
+
+/* Reads params->blocks_per_sm; the block size is fixed by the instance, so
+ * another params->threads is declined (the tuner's block-size variants are
+ * for the DMMA instances).  A Gram call (tsk_aliased) runs the aliased
+ * kernel. */
 template <int P, int W, bool RING>
 static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                                  const tsk_params *params)
@@ -536,17 +596,9 @@ static tsk_status tsmttsm_launch(const ts_call *call, const tsk_operands *ops, c
                                    call->transb == 'C', call->k);
     p.k = call->k;
     p.nchunks = (call->k + C::KC - 1) / C::KC;
-    int bps = tsk_resident_blocks<tsmttsm_partial_kernel<T, W, RING>>(C::NT, C::SMEM);
-    if (bps <= 0)
-        return TSK_ERROR;
-    bps = tsk_blocks_per_sm_or(params, bps);
-    const int64_t grid = tsk_persistent_grid(p.nchunks, 1, bps);
-    return tsk_run_parts<T>(grid, false, p.a.dim, p.b.dim, (T *)ops->c, 1, ops->ldc, tsk_scalars_of<T>(call), stream,
-                               [&](T *ws) {
-                                   p.ws = ws;
-                                   tsmttsm_partial_kernel<T, W, RING><<<(unsigned)grid, C::NT, C::SMEM, stream>>>(p);
-                                   return cudaGetLastError();
-                               });
+    if (tsk_aliased(call, ops))
+        return tsmttsm_run<T, W, RING, true>(call, ops, p, params, stream);
+    return tsmttsm_run<T, W, RING, false>(call, ops, p, params, stream);
 }
 
 /* The staging that ran faster ('T','N'; docs/kernels.md, 'Measurements
