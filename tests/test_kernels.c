@@ -5,7 +5,9 @@
  * semantics (alpha = 0 must not read NaN-filled A and B; beta = 0 must not
  * read NaN-filled C).  C's rows beyond m (ldc > m) hold a sentinel that must
  * survive, and each run starts from freshly poisoned outputs.  Each
- * configuration runs twice and must give bitwise the same C.  Prints TAP. */
+ * configuration runs twice and must give bitwise the same C.  Gram calls
+ * (one array as both operands, as a skinny SYRK or HERK passes them) run
+ * on every TSMTTSM instance.  Prints TAP. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,12 +74,17 @@ static const scalars cases[4] = {
 
 static double eps_of(ts_prec p) { return p == TS_S || p == TS_C ? 0x1p-24 : 0x1p-53; }
 
+/* Where op(B) lives: in an array of its own, or in A's (the same pointer)
+ * with A's leading dimension or with a larger one. */
+typedef enum { B_OWN, B_IN_A, B_IN_A_OTHER_LD } b_place;
+
 /* One configuration, launched with `params` (NULL: the instance's
- * defaults): 1 when C is right (twice, bitwise equal), 0 when not (why says
- * how), -1 when the instance declined and `may_decline`. */
+ * defaults), op(B) placed as `bp` says: 1 when C is right (twice, bitwise
+ * equal), 0 when not (why says how), -1 when the instance declined and
+ * `may_decline`. */
 static int check(const tsk_instance *inst, const tsk_params *params, ts_class cls, ts_prec p, char ta, char tb,
                  int64_t m, int64_t n, int64_t k, int mirror, int width, int round, int may_decline,
-                 const scalars *sc, char *why, size_t whylen)
+                 const scalars *sc, b_place bp, char *why, size_t whylen)
 {
     size_t e = ts_elem_size(p);
     ts_call call;
@@ -87,6 +94,11 @@ static int check(const tsk_instance *inst, const tsk_params *params, ts_class cl
      * one element stays aligned). */
     call.lda = (ts_rows_a(&call) + 4) / 4 * 4 + (round ? 0 : 1);
     call.ldb = (ts_rows_b(&call) + 4) / 4 * 4 + (round ? 0 : 3);
+    if (bp != B_OWN) {
+        /* One array: a leading dimension that fits both operands. */
+        call.lda = call.lda > call.ldb ? call.lda : call.ldb;
+        call.ldb = call.lda + (bp == B_IN_A_OTHER_LD ? 4 : 0);
+    }
     /* ldc's parity varies with the shape: an even one keeps pairs of
      * doubles 16-byte aligned, which the DMMA kernels then store at once. */
     call.ldc = m + 2 + (m + k) % 2;
@@ -103,20 +115,25 @@ static int check(const tsk_instance *inst, const tsk_params *params, ts_class cl
     call.beta = beta;
 
     int64_t na = call.lda * ts_cols_a(&call), nb = call.ldb * ts_cols_b(&call), nc = call.ldc * n;
+    if (bp != B_OWN)
+        na = nb = na > nb ? na : nb;
     if ((size_t)(na > nb ? (na > nc ? na : nc) : (nb > nc ? nb : nc)) * e > POOL_BYTES) {
         snprintf(why, whylen, "shape too large for the pool");
         return 0;
     }
-    void *a = malloc(na * e), *b = malloc(nb * e), *c0 = malloc(nc * e), *c1 = malloc(nc * e), *c2 = malloc(nc * e);
+    void *a = malloc(na * e), *b = bp == B_OWN ? malloc(nb * e) : a;
+    void *c0 = malloc(nc * e), *c1 = malloc(nc * e), *c2 = malloc(nc * e);
     fill(p, a, na, sc->alpha_zero);
-    fill(p, b, nb, sc->alpha_zero);
+    if (bp == B_OWN)
+        fill(p, b, nb, sc->alpha_zero);
     fill(p, c0, nc, sc->beta_zero);
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = m; i < call.ldc; i++)
             set(p, c0, i + j * call.ldc, 7.0, 7.0); /* sentinel between columns */
     cudaMemcpy(dev_a, a, na * e, cudaMemcpyHostToDevice);
-    cudaMemcpy(dev_b, b, nb * e, cudaMemcpyHostToDevice);
-    tsk_operands ops = { dev_a, call.lda, dev_b, call.ldb, dev_c, call.ldc };
+    if (bp == B_OWN)
+        cudaMemcpy(dev_b, b, nb * e, cudaMemcpyHostToDevice);
+    tsk_operands ops = { dev_a, call.lda, bp == B_OWN ? dev_b : dev_a, call.ldb, dev_c, call.ldc };
 
     int ok = 1;
     void *runs[2] = { c1, c2 };
@@ -179,7 +196,8 @@ static int check(const tsk_instance *inst, const tsk_params *params, ts_class cl
             }
         }
     free(a);
-    free(b);
+    if (bp == B_OWN)
+        free(b);
     free(c0);
     free(c1);
     free(c2);
@@ -233,7 +251,7 @@ static void test_instance(const tsk_instance *inst, int *counter)
                 const scalars *sc = &cases[(*counter)++ % 4];
                 shape(inst->cls, mirror, w, x % 2, &m, &n, &k);
                 ok = check(inst, NULL, inst->cls, inst->prec, ta, tb, m, n, k, mirror, w, round,
-                           !round && inst->cls == TS_CLASS_TSM2, sc, why, sizeof why);
+                           !round && inst->cls == TS_CLASS_TSM2, sc, B_OWN, why, sizeof why);
                 declined += ok < 0;
                 ok = ok != 0;
                 runs++;
@@ -249,8 +267,8 @@ static void test_instance(const tsk_instance *inst, int *counter)
             int64_t m = mirror ? inst->min_width : 301, n = mirror ? 301 : inst->min_width, k = 2053;
             char ta = mirror ? 'T' : 'N', tb = mirror ? 'T' : 'N';
             const scalars *sc = &cases[(*counter)++ % 4];
-            ok = check(inst, NULL, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, 1, 0, sc, why,
-                       sizeof why);
+            ok = check(inst, NULL, inst->cls, inst->prec, ta, tb, m, n, k, mirror, inst->min_width, 1, 0, sc, B_OWN,
+                       why, sizeof why);
             runs++;
             if (!ok)
                 tap_diag("%s %c%c m=%lld n=%lld k=%lld (k split): %s", inst->name, ta, tb, (long long)m,
@@ -276,6 +294,86 @@ static int selected(const char *name, const char *list)
     return 0;
 }
 
+/* One Gram-test configuration: m (n is the width), k, where op(B) lives,
+ * rounded leading dimensions, the scalars, the parameters. */
+typedef struct {
+    int64_t m, k;
+    b_place bp;
+    int round;
+    const scalars *sc;
+    const tsk_params *params;
+} gram_case;
+
+/* Gram calls, C = op(A) op(A)^T or ^H with one array as both operands (a
+ * skinny SYRK or HERK's Gram GEMM, cuda/level3_cublas.c), on every TSMTTSM
+ * instance that serves them (the register-tile kernels stage the array
+ * once: tsk_aliased): k = 1 and odd, leading dimensions both ways, beta = 0
+ * over NaN and beta != 0; at widths 3 and 17 a k long enough, with one
+ * block per SM, that a block takes more chunks than its ring has slots.
+ * Then calls that share the pointer but are no Gram call, which must not
+ * be taken for one: op(B) with another leading dimension, m != n, or the
+ * two lying differently along k ('T','T' and 'N','N'). */
+static void test_gram(const char *only)
+{
+    static const int ns[] = { 1, 3, 8, 16, 17, 32, 64 };
+    /* The Gram layouts, then two that share no layout along k. */
+    static const char pairs[6][2] = {
+        { 'T', 'N' }, { 'N', 'T' }, { 'C', 'N' }, { 'N', 'C' }, { 'T', 'T' }, { 'N', 'N' },
+    };
+    static const tsk_params one_block = { 0, 1, 0 };
+    for (int p = 0; p < TS_NPREC; p++) {
+        size_t runs = 0, bad = 0;
+        for (size_t i = 0; i < tsk_instance_count(); i++) {
+            const tsk_instance *inst = tsk_instance_at(i);
+            if (inst->cls != TS_CLASS_TSMTTSM || inst->prec != (ts_prec)p ||
+                (only != NULL && !selected(inst->name, only)))
+                continue;
+            for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+                for (int t = 0; t < 6; t++) {
+                    const int64_t n = ns[ni];
+                    const char ta = pairs[t][0], tb = pairs[t][1];
+                    if (n < inst->min_width || n > inst->max_width ||
+                        (!ts_prec_is_complex((ts_prec)p) && (ta == 'C' || tb == 'C')) ||
+                        (inst->transa != TSK_ANY_TRANS && inst->transa != ta) ||
+                        (inst->transb != TSK_ANY_TRANS && inst->transb != tb))
+                        continue;
+                    /* About 2048 chunks of the instance's width cell, at
+                     * widths 3 and 17 (0, no case, at the others). */
+                    const int64_t long_k =
+                        n == 3 || n == 17
+                            ? ((int64_t)1 << 24) / (tsk_width_cell(n) * (int64_t)ts_elem_size((ts_prec)p)) + 2
+                            : 0;
+                    const gram_case gram[] = {
+                        { n, 1, B_IN_A, 1, &cases[0], NULL },
+                        { n, 3001, B_IN_A, 0, &cases[1], NULL },
+                        { n, 3001, B_IN_A, 1, &cases[0], NULL },
+                        { n, long_k, B_IN_A, 1, &cases[1], &one_block },
+                        { n, 777, B_IN_A_OTHER_LD, 1, &cases[0], NULL },
+                        { n - 1, 777, B_IN_A, 1, &cases[1], NULL },
+                    };
+                    const gram_case other = { n, 777, B_IN_A, 1, &cases[t % 2], NULL };
+                    const int is_gram = t < 4;
+                    for (int x = 0; x < (is_gram ? 6 : 1); x++) {
+                        const gram_case *g = is_gram ? &gram[x] : &other;
+                        if (g->m < 1 || g->k < 1)
+                            continue;
+                        char why[256] = "";
+                        int ok = check(inst, g->params, TS_CLASS_TSMTTSM, (ts_prec)p, ta, tb, g->m, n, g->k, 0, (int)n,
+                                       g->round, 0, g->sc, g->bp, why, sizeof why);
+                        runs++;
+                        if (ok != 1 && bad++ < 10)
+                            tap_diag("%s %c%c m=%lld n=%lld k=%lld %s%s beta_zero=%d: %s", inst->name, ta, tb,
+                                     (long long)g->m, (long long)n, (long long)g->k,
+                                     g->bp == B_IN_A ? "B in A" : "B in A, another ld", g->round ? ", ld rounded" : "",
+                                     g->sc->beta_zero, why);
+                    }
+                }
+        }
+        tap_ok(bad == 0, "Gram calls (one array as A and B) on the %c TSMTTSM instances (%zu configurations)",
+               "SDCZ"[p], runs);
+    }
+}
+
 /* Runs inst at its widest with `params` (a declined launch counts in
  * *declined): 0, with a diagnostic naming `what`, when C came out wrong or
  * the launch failed. */
@@ -288,8 +386,8 @@ static int run_widest(const tsk_instance *inst, const tsk_params *params, int *c
     int64_t m, n, k;
     shape(inst->cls, 0, w, 0, &m, &n, &k);
     char why[256] = "";
-    int ok = check(inst, params, inst->cls, inst->prec, ta, tb, m, n, k, 0, w, 1, 1, &cases[(*counter)++ % 4], why,
-                   sizeof why);
+    int ok = check(inst, params, inst->cls, inst->prec, ta, tb, m, n, k, 0, w, 1, 1, &cases[(*counter)++ % 4], B_OWN,
+                   why, sizeof why);
     *declined += ok < 0;
     if (ok == 0)
         tap_diag("%s %s: %s", inst->name, what, why);
@@ -379,7 +477,7 @@ static void test_tuning_table(int *counter, int run)
         int64_t m, n, k;
         shape(r->cls, 0, r->width, 0, &m, &n, &k);
         if (run && check(inst, &r->params, r->cls, r->prec, r->transa, r->transb, m, n, k, 0, r->width, 1, 0,
-                  &cases[(*counter)++ % 4], why, sizeof why) != 1) {
+                  &cases[(*counter)++ % 4], B_OWN, why, sizeof why) != 1) {
             tap_diag("sm_90 row %zu, %s %c%c w%d with its parameters: %s", i, r->instance, r->transa, r->transb,
                      r->width, why);
             bad++;
@@ -409,6 +507,7 @@ int main(void)
         if (only == NULL || selected(inst->name, only))
             test_instance(inst, &counter);
     }
+    test_gram(only);
     /* TSK_TEST_PARAMS=0 (compute-sanitizer runs): no reruns with tuning
      * parameters; their kernels are the instance tests' kernels. */
     const char *params = getenv("TSK_TEST_PARAMS");
