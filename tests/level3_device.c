@@ -4,8 +4,9 @@
  * every mode).  Each result, copied back, is judged against the reference
  * (tests/ref_level3.c).  Shapes reach each GPU path: the Gram route (skinny
  * SYRK and HERK, k long), cuBLAS (regular SYRK, TRSM with a large
- * triangle), the small-triangle TRSM kernel (tall B, both sides), and
- * alpha = 0.  Prints "1..0 # SKIP" without a CUDA device. */
+ * triangle), the small-triangle TRSM kernel (tall B, both sides, orders
+ * from 1 to 64, alpha = 1), and alpha = 0.  Prints "1..0 # SKIP" without
+ * a CUDA device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,15 @@ int main(void)
         { "trsm tall R T", REF_TRSM, 'L', 'T', 'R', 'U', 3000, 33, 0 },
         { "trsm wide L", REF_TRSM, 'L', 'N', 'L', 'N', 12, 3000, 0 },
         { "trsm wide L C", REF_TRSM, 'U', 'C', 'L', 'U', 64, 2000, 0 },
+        /* The small-triangle kernel's steps (8 or 16 elements, several
+         * above 16) at their edges, both solve directions on both sides,
+         * lines not a whole number of warps. */
+        { "trsm order 1 R", REF_TRSM, 'L', 'N', 'R', 'N', 1001, 1, 0 },
+        { "trsm order 8 L T", REF_TRSM, 'U', 'T', 'L', 'N', 8, 777, 0 },
+        { "trsm order 9 R C", REF_TRSM, 'U', 'C', 'R', 'U', 2049, 9, 0 },
+        { "trsm order 17 L", REF_TRSM, 'U', 'N', 'L', 'N', 17, 1500, 0 },
+        { "trsm order 48 L T", REF_TRSM, 'L', 'T', 'L', 'U', 48, 999, 0 },
+        { "trsm order 64 R", REF_TRSM, 'L', 'N', 'R', 'N', 1200, 64, 0 },
         { "trsm large triangle", REF_TRSM, 'U', 'T', 'L', 'N', 100, 80, 0 },
     };
     static const kind kinds[][2] = { { DEVICE, DEVICE }, { DEVICE, PINNED }, { PINNED, DEVICE }, { MANAGED, MANAGED } };
@@ -140,11 +150,15 @@ int main(void)
             if (shapes[s].op == REF_HERK && !ts_prec_is_complex((ts_prec)p))
                 continue;
             for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
-                for (int alpha0 = 0; alpha0 < 2; alpha0++) {
+                /* alpha general, 0, and for TRSM 1, which is not applied. */
+                for (int av = 0; av < 3; av++) {
+                    if (av == 2 && shapes[s].op != REF_TRSM)
+                        continue;
                     int im = ts_prec_is_complex((ts_prec)p) && shapes[s].op != REF_HERK;
                     ref_case rc = { (ts_prec)p, shapes[s].op, shapes[s].uplo, shapes[s].trans, shapes[s].side,
                                     shapes[s].diag, shapes[s].m, shapes[s].n, shapes[s].k, 0, 0,
-                                    { alpha0 ? 0 : 0.7, alpha0 || !im ? 0 : -0.45 }, { -1.3, im ? 0.55 : 0 } };
+                                    { av == 0 ? 0.7 : av == 1 ? 0 : 1, av || !im ? 0 : -0.45 },
+                                    { -1.3, im ? 0.55 : 0 } };
                     if (rc.op == REF_TRSM)
                         rc.k = ref_trsm_order(&rc), rc.beta[0] = rc.beta[1] = 0;
                     else
@@ -155,7 +169,8 @@ int main(void)
                     char why[256];
                     const char *fail = run(&rc, kinds[q][0], kinds[q][1], why, sizeof why);
                     tap_ok(!fail, "%c %s, A %s, %s %s%s: %s", "sdcz"[p], shapes[s].name, kind_names[kinds[q][0]],
-                           rc.op == REF_TRSM ? "B" : "C", kind_names[kinds[q][1]], alpha0 ? ", alpha = 0" : "",
+                           rc.op == REF_TRSM ? "B" : "C", kind_names[kinds[q][1]],
+                           av == 1 ? ", alpha = 0" : av == 2 ? ", alpha = 1" : "",
                            fail ? fail : "as the reference");
                 }
         }
