@@ -44,6 +44,7 @@ struct pm_scan_arg {
 #define PAGE_IS_PRESENT (1 << 3)
 #define PAGE_IS_SWAPPED (1 << 4)
 #define PM_SCAN_WP_MATCHING (1 << 0)
+#define PM_SCAN_CHECK_WPASYNC (1 << 1)
 #endif
 
 /* Regions one PAGEMAP_SCAN call may return; a longer answer takes more calls. */
@@ -382,11 +383,58 @@ static int protect_range(uintptr_t s, uintptr_t e)
     return e - s >= 2 * (uintptr_t)PARALLEL_BYTES ? in_parts(s, e, protect_part, NULL) : protect(s, e);
 }
 
+/* The common check, of a range mostly or wholly unwritten, made cheap: a
+ * walk that asks only for written pages reads just each page's protection
+ * bit (the kernel's fast path, several times faster than scan_range's walk
+ * that reports every page; tests/test_write_tracker's cost lines), and
+ * fails at any mapping not registered for asynchronous write protection
+ * (PM_SCAN_CHECK_WPASYNC; device mappings too, which scan_range's gaps
+ * would show); msync fails on a hole.  Pages it finds written (zapped ones
+ * read as unprotected too) are recorded first, then protected again: a
+ * write between the walk and the protection is read by the refresh that
+ * follows, and a failure leaves the pages to scan_range as written.
+ * Returns 0 when done, 1 when scan_range must decide. */
+static int quick_sync(uintptr_t s, uintptr_t e)
+{
+    if (msync((void *)s, e - s, MS_ASYNC))
+        return 1;
+    found_list f = { NULL, 0, 0 };
+    int status = 0;
+    for (uintptr_t at = s; !status;) {
+        struct pm_scan_arg a = {
+            .size = sizeof a,
+            .flags = PM_SCAN_CHECK_WPASYNC,
+            .start = at,
+            .end = e,
+            .vec = (uintptr_t)g.vec,
+            .vec_len = SCAN_BATCH,
+            .category_mask = PAGE_IS_WRITTEN,
+            .return_mask = PAGE_IS_WRITTEN,
+        };
+        long n = ioctl(g.pagemap, PAGEMAP_SCAN, &a);
+        for (long i = 0; i < n && !status; i++)
+            status = found_add(&f, g.vec[i].start, g.vec[i].end) ? 1 : 0;
+        if (n < 0 || (a.walk_end < e && n < SCAN_BATCH))
+            status = 1;
+        if (status || a.walk_end >= e)
+            break;
+        at = a.walk_end;
+    }
+    for (size_t j = 0; !status && j < f.n; j += 2)
+        record(f.pairs[j], f.pairs[j + 1]);
+    for (size_t j = 0; !status && j < f.n; j += 2)
+        status = protect(f.pairs[j], f.pairs[j + 1]) ? 1 : 0;
+    free(f.pairs);
+    return status;
+}
+
 /* Collects the writes to [s, e) into the handles covering them and re-arms
- * the range (scan_range); -1 when the range is no longer the memory
- * registered: the caller then invalidates the handles over it. */
+ * the range (quick_sync, else scan_range); -1 when the range is no longer
+ * the memory registered: the caller then invalidates the handles over it. */
 static int sync_range(uintptr_t s, uintptr_t e)
 {
+    if (!quick_sync(s, e))
+        return 0;
     found_list f = { NULL, 0, 0 };
     uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
     struct timespec t0, t1;
