@@ -21,7 +21,8 @@ cudaError_t ts_gpu_fault(const ts_config *cfg, const char *stage)
 /* Complex C += alpha op(A) op(B): cuBLAS would multiply C by beta = (1, 0),
  * turning Inf into NaN where the CPU BLAS only adds; so the product goes to
  * a scratch matrix that is then added to C. */
-static cudaError_t cublas_accumulate(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx)
+static cudaError_t cublas_accumulate(const ts_call *c, const tsk_operands *ops, ts_gpu_context *ctx,
+                                     cublasHandle_t h)
 {
     static const double zero[2] = { 0, 0 };
     ts_call product = *c;
@@ -34,7 +35,7 @@ static cudaError_t cublas_accumulate(const ts_call *c, const tsk_operands *ops, 
                                               ctx->stream);
     if (err)
         return err;
-    if (ts_cublas_gemm(ctx->cublas, &product, &scratch) != CUBLAS_STATUS_SUCCESS)
+    if (ts_cublas_gemm(h, &product, &scratch) != CUBLAS_STATUS_SUCCESS)
         err = cudaErrorUnknown;
     if (!err)
         err = ts_add_matrix(c, scratch.c, scratch.ldc, ops->c, ops->ldc, ctx->stream);
@@ -71,8 +72,11 @@ cudaError_t ts_gpu_compute(const ts_call *c, const tsk_operands *ops, ts_gpu_con
         return e ? e : cudaErrorLaunchFailure;
     }
     *path = "cublas";
+    cublasHandle_t h = ts_gpu_cublas(ctx);
+    if (!h)
+        return cudaErrorInitializationError;
     if (ts_prec_is_complex(c->prec) && c->beta_one)
-        return cublas_accumulate(c, ops, ctx);
-    return ts_cublas_gemm(ctx->cublas, c, ops) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+        return cublas_accumulate(c, ops, ctx, h);
+    return ts_cublas_gemm(h, c, ops) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+
 typedef struct {
     ts_gpu_context dev[TS_MAX_DEVICES];
     unsigned char ready[TS_MAX_DEVICES];
@@ -23,8 +24,10 @@ static void destroy_thread(void *p)
     for (int d = 0; d < TS_MAX_DEVICES; d++) {
         if (!t->ready[d])
             continue;
-        cublasDestroy(t->dev[d].cublas);
+        if (t->dev[d].cublas)
+            cublasDestroy(t->dev[d].cublas);
         cudaFree(t->dev[d].small_dev);
+        cudaFreeHost(t->dev[d].small_host);
         cudaStreamDestroy(t->dev[d].stream);
     }
     free(t);
@@ -82,13 +85,19 @@ ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err)
          * DMA ends) completes before our kernels read the operands. */
         (*err = cudaStreamCreateWithFlags(&c->stream, cudaStreamDefault)))
         return NULL;
-    if (cublasCreate(&c->cublas) != CUBLAS_STATUS_SUCCESS) {
-        cudaStreamDestroy(c->stream);
-        *err = cudaErrorInitializationError;
-        return NULL;
-    }
-    cublasSetStream(c->cublas, c->stream);
     c->sm = major * 10 + minor;
     t->ready[device] = 1;
     return c;
+}
+
+cublasHandle_t ts_gpu_cublas(ts_gpu_context *c)
+{
+    if (c->cublas)
+        return c->cublas;
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+        return NULL;
+    cublasSetStream(h, c->stream);
+    c->cublas = h;
+    return h;
 }

@@ -1,5 +1,6 @@
-/* Per-thread, per-device CUDA state of the backend: a stream, a cuBLAS
- * handle and a memory pool, created on first use. */
+/* Per-thread, per-device CUDA state of the backend: a stream and a memory
+ * pool, made on first use; a cuBLAS handle and the small calls' buffers,
+ * made when a call first needs them. */
 #ifndef TS_GPU_CONTEXT_H
 #define TS_GPU_CONTEXT_H
 
@@ -12,13 +13,19 @@ typedef struct {
     int device;
     int sm;                 /* compute capability, e.g. 90 */
     cudaStream_t stream;
-    cublasHandle_t cublas;
+    cublasHandle_t cublas;  /* through ts_gpu_cublas only */
     cudaMemPool_t pool;     /* the backend's own pool: never the program's */
     void *small_dev;        /* small calls' operands (cuda/small_call.c), made on first use */
+    void *small_host;       /* and their pinned staging, the same size */
 } ts_gpu_context;
 
 /* The calling thread's context for `device` (made current by the caller),
  * or NULL with *err set. */
 ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err);
+
+/* The context's cuBLAS handle, made on first use (NULL if it cannot be):
+ * making one loads cuBLAS's modules, a large part of the GPU's start that
+ * programs whose calls all run on the tuned or small kernels never need. */
+cublasHandle_t ts_gpu_cublas(ts_gpu_context *c);
 
 #endif

@@ -107,8 +107,8 @@ static cudaError_t compute(const ts_call *c, const void *a, int64_t lda, void *c
     cudaError_t err = ts_gpu_fault(cfg, "kernel");
     if (err)
         return err;
-    cublasStatus_t st;
-    if (ts_routine_args(c->routine) == TS_ARGS_TRSM) {
+    int is_trsm = ts_routine_args(c->routine) == TS_ARGS_TRSM;
+    if (is_trsm) {
         if (!ts_call_reads_ab(c)) {
             *path = "scale"; /* B = 0: the descriptor's beta is 0 */
             return ts_scale_matrix(c, cm, ldc, ctx->stream);
@@ -122,10 +122,11 @@ static cudaError_t compute(const ts_call *c, const void *a, int64_t lda, void *c
             err = cudaGetLastError();
             return err ? err : cudaErrorLaunchFailure;
         }
-        st = trsm(ctx->cublas, c, a, lda, cm, ldc);
-    } else {
-        st = syrk(ctx->cublas, c, a, lda, cm, ldc);
     }
+    cublasHandle_t h = ts_gpu_cublas(ctx);
+    if (!h)
+        return cudaErrorInitializationError;
+    cublasStatus_t st = is_trsm ? trsm(h, c, a, lda, cm, ldc) : syrk(h, c, a, lda, cm, ldc);
     *path = "cublas";
     return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }

@@ -11,13 +11,14 @@
 #include "gemm.h"
 #include "level3_cublas.h"
 #include "residency.h"
-#include "staging.h"
 
-/* Makes what the first call would otherwise make: the primary context,
- * this thread's stream and cuBLAS handle (cuBLAS loads its modules once per
- * process), and the pinned staging.  A failure here is left to the calls,
- * which fall back to the CPU on their own errors. */
-static void warm(const ts_config *cfg)
+/* Makes what every call needs: the primary context and this thread's
+ * stream.  The cuBLAS handle, the pinned staging ring and the small calls'
+ * buffers are made by the first call that uses them, so that a program
+ * whose calls are all small pays for neither cuBLAS's modules nor the
+ * ring's pinned memory.  A failure here is left to the calls, which fall
+ * back to the CPU on their own errors. */
+static void warm(void)
 {
     int prev = -1;
     cudaError_t err = cudaGetDevice(&prev);
@@ -25,9 +26,6 @@ static void warm(const ts_config *cfg)
         err = cudaSetDevice(ts_gpu_home);
     if (!err)
         ts_gpu_context_get(ts_gpu_home, &err);
-    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, cfg->staging_mb << 20, 1, &err);
-    if (st)
-        ts_staging_release(st);
     if (prev >= 0 && prev != ts_gpu_home)
         cudaSetDevice(prev);
     cudaGetLastError();
@@ -51,7 +49,7 @@ static int init(const ts_config *cfg, char *why, size_t why_len)
     }
     visible = count;
     ts_gpu_home = ts_home_device(cfg->device, count);
-    warm(cfg);
+    warm();
     return 0;
 }
 

@@ -7,11 +7,12 @@
 #include "copy_pool.h"
 #include "slicing.h"
 #include "small_gemm.h"
-#include "staging.h"
 
 /* Bytes moved up to which a call counts as small: packing on the calling
  * thread alone stays short of the pool's hand-off costs (docs/performance.md).
- * Each thread's context keeps a device buffer of this size. */
+ * Each thread's context keeps a device buffer and a pinned one of this size,
+ * so small calls never wait for the staging ring's lock, and a program of
+ * small calls only never makes the ring. */
 #define SMALL_CALL_BYTES ((int64_t)1 << 20)
 
 /* Operands start on 256-byte boundaries, as cudaMalloc's would. */
@@ -50,10 +51,7 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
             off[op] = total;
             total = align_up(total + ts_region_elems(&sl.r[op]) * (int64_t)es);
         }
-    int nbuf;
-    size_t buf_bytes;
-    ts_staging_layout(cfg->staging_mb << 20, &nbuf, &buf_bytes);
-    if (total > SMALL_CALL_BYTES || total > (int64_t)buf_bytes)
+    if (total > SMALL_CALL_BYTES)
         return TS_SMALL_DECLINED;
     if (ts_gpu_mem_refused(cfg, total, why, why_len))
         return -1;
@@ -61,17 +59,16 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     phases ph = { .on = cfg->verbose >= 3 };
     phase_line[0] = 0;
     mark(&ph, 0);
-    cudaError_t err;
-    ts_staging *st = ts_staging_acquire(ctx->device, cfg->staging_mb << 20, 1, &err);
-    if (!st) {
-        snprintf(why, why_len, "pinned staging: %s", cudaGetErrorString(err));
-        return -1;
-    }
-    unsigned char *pinned = ts_staging_buf(st, 0);
-    err = ts_gpu_fault(cfg, "alloc");
+    cudaError_t err = ts_gpu_fault(cfg, "alloc");
     if (!err && !ctx->small_dev)
         err = cudaMalloc(&ctx->small_dev, (size_t)SMALL_CALL_BYTES);
-    unsigned char *dev = ctx->small_dev;
+    if (!err && !ctx->small_host)
+        err = cudaHostAlloc(&ctx->small_host, (size_t)SMALL_CALL_BYTES, cudaHostAllocPortable);
+    if (err) {
+        snprintf(why, why_len, "small calls' buffers: %s", cudaGetErrorString(err));
+        return -1;
+    }
+    unsigned char *dev = ctx->small_dev, *pinned = ctx->small_host;
 
     /* Moving operands are packed (ld = rows); the others are used in place. */
     const void *ptr[TS_NOP];
@@ -130,7 +127,6 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     if (!err && sl.store_c)
         ts_copy_2d((void *)ts_region_at(c->c, rc, es), (size_t)rc->ld, pinned + off[TS_OP_C], (size_t)rc->rows,
                    (size_t)rc->rows, (size_t)rc->cols, es);
-    ts_staging_release(st);
     mark(&ph, 4);
     if (ph.on)
         snprintf(phase_line, sizeof phase_line,
