@@ -1,9 +1,7 @@
 /* tsk_gemm(): the tuning table of the present architecture picks, per
  * (class, precision, transposes, width) cell, a compiled instance and its
- * parameters, or cuBLAS (TSK_DECLINED); an aliased TSMTTSM call
- * (tsk_aliased) may overrule a cuBLAS cell (tsk_resolve).  The tables are
- * resolved once, on first use, into an index that a call reads with one
- * array access. */
+ * parameters, or cuBLAS (TSK_DECLINED).  The tables are resolved once, on
+ * first use, into an index that a call reads with one array access. */
 #include <pthread.h>
 #include <string.h>
 #include "tsk_registry.h"
@@ -106,10 +104,10 @@ typedef struct {
 
 /* One architecture's table resolved: its cells by (class, precision, cell
  * transposes, width cell), and what a call runs by (class, precision, the
- * call's transposes, mirror, aliased, width cell).  About 55 KB. */
+ * call's transposes, mirror, width cell).  About 30 KB. */
 typedef struct {
     tsk_cell cell[TSK_NCLASS][TS_NPREC][2][2][TSK_NCELL];
-    tsk_choice choice[TSK_NCLASS][TS_NPREC][TSK_NTRANS][TSK_NTRANS][2][2][TSK_NCELL];
+    tsk_choice choice[TSK_NCLASS][TS_NPREC][TSK_NTRANS][TSK_NTRANS][2][TSK_NCELL];
 } tsk_index;
 
 static tsk_index tsk_indexes[TSK_NSM];
@@ -151,13 +149,13 @@ static tsk_cell *tsk_cell_at(tsk_index *ix, ts_class cls, ts_prec prec, char ta,
 
 /* The index entry of a call, or NULL where tsk_gemm declines it whatever
  * the table says (another class, wider than 64) or it is not valid. */
-static tsk_choice *tsk_choice_at(tsk_index *ix, const ts_call *call, int aliased)
+static tsk_choice *tsk_choice_at(tsk_index *ix, const ts_call *call)
 {
     int c = tsk_class_slot(call->cls), a = tsk_trans_slot(call->transa), b = tsk_trans_slot(call->transb);
     int w = tsk_cell_slot(tsk_width_cell(call->width));
     if (c < 0 || (unsigned)call->prec >= TS_NPREC || a < 0 || b < 0 || w < 0)
         return NULL;
-    return &ix->choice[c][call->prec][a][b][call->mirror != 0][aliased != 0][w];
+    return &ix->choice[c][call->prec][a][b][call->mirror != 0][w];
 }
 
 /* The first row of each cell, as a scan of the table finds it, and its
@@ -189,31 +187,14 @@ static const tsk_instance *tsk_serving(const tsk_instance *named, const ts_call 
     return NULL;
 }
 
-/* The first compiled instance that serves `call`, or NULL. */
-static const tsk_instance *tsk_first_serving(const ts_call *call)
-{
-    for (size_t i = 0; i < tsk_instance_count(); i++)
-        if (tsk_instance_serves(tsk_instance_at(i), call))
-            return tsk_instance_at(i);
-    return NULL;
-}
-
 /* What `call` runs, decided at its cell's bound: an instance's width range
- * is whole cells (TSK_ROW), so the choice holds for every width of the cell.
- * Cells were timed on two distinct operands: an aliased TSMTTSM call up to
- * width 32, whose one operand the kernels stage once, overrules a row that
- * says cuBLAS with the first instance serving it (register-tile kernels,
- * which alias, precede DMMA; the faster staging first) and the row's
- * default parameters. */
-static tsk_choice tsk_resolve(tsk_index *ix, const ts_call *call, int aliased)
+ * is whole cells (TSK_ROW), so the choice holds for every width of the cell. */
+static tsk_choice tsk_resolve(tsk_index *ix, const ts_call *call)
 {
     char ta, tb;
     tsk_cell_transposes(call, &ta, &tb);
     const tsk_cell *cell = tsk_cell_at(ix, call->cls, call->prec, ta, tb, call->width);
     const tsk_instance *inst = tsk_serving(cell->named, call);
-    if (aliased && call->cls == TS_CLASS_TSMTTSM && call->width <= 32 && cell->row != NULL &&
-        cell->row->instance == NULL)
-        inst = tsk_first_serving(call);
     return (tsk_choice){ inst, inst != NULL ? cell->row : NULL };
 }
 
@@ -224,13 +205,12 @@ static void tsk_index_choices(tsk_index *ix)
             for (size_t a = 0; a < TSK_NTRANS; a++)
                 for (size_t b = 0; b < TSK_NTRANS; b++)
                     for (int m = 0; m < 2; m++)
-                        for (int al = 0; al < 2; al++)
-                            for (int w = 0; w < TSK_NCELL; w++) {
-                                const ts_call call = { .cls = tsk_classes[c], .prec = (ts_prec)p,
-                                                       .transa = tsk_transes[a], .transb = tsk_transes[b],
-                                                       .mirror = m, .width = 1 << w };
-                                *tsk_choice_at(ix, &call, al) = tsk_resolve(ix, &call, al);
-                            }
+                        for (int w = 0; w < TSK_NCELL; w++) {
+                            const ts_call call = { .cls = tsk_classes[c], .prec = (ts_prec)p,
+                                                   .transa = tsk_transes[a], .transb = tsk_transes[b],
+                                                   .mirror = m, .width = 1 << w };
+                            *tsk_choice_at(ix, &call) = tsk_resolve(ix, &call);
+                        }
 }
 
 static void tsk_index_build(void)
@@ -258,15 +238,15 @@ const tsk_tuning_row *tsk_tuning_find(int sm, ts_class cls, ts_prec prec, char t
     return cell != NULL ? cell->row : NULL;
 }
 
-const tsk_choice *tsk_choose(const ts_call *call, int aliased, int sm)
+const tsk_choice *tsk_choose(const ts_call *call, int sm)
 {
     tsk_index *ix = tsk_index_of(sm);
-    const tsk_choice *choice = ix != NULL ? tsk_choice_at(ix, call, aliased) : NULL;
+    const tsk_choice *choice = ix != NULL ? tsk_choice_at(ix, call) : NULL;
     return choice != NULL && choice->inst != NULL ? choice : NULL;
 }
 
 tsk_status tsk_gemm(const ts_call *call, const tsk_operands *ops, cudaStream_t stream, int sm)
 {
-    const tsk_choice *choice = tsk_choose(call, tsk_aliased(call, ops), sm);
+    const tsk_choice *choice = tsk_choose(call, sm);
     return choice != NULL ? choice->inst->launch(call, ops, stream, &choice->row->params) : TSK_DECLINED;
 }

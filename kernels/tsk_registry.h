@@ -120,9 +120,8 @@ typedef struct {
 /* The choice for `call` (its class, precision, transposes 'N', 'T' or 'C',
  * mirror and width) on `sm`, or NULL for cuBLAS: the cell's row, its
  * instance, or another entry of that instance's code serving the call's
- * transposes.  `aliased` (tsk_aliased): where the row says cuBLAS, a
- * TSMTTSM call up to width 32 runs the first instance serving it. */
-const tsk_choice *tsk_choose(const ts_call *call, int aliased, int sm);
+ * transposes. */
+const tsk_choice *tsk_choose(const ts_call *call, int sm);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,9 @@
 /* The kernel dispatch's index (cuda/kernel_dispatch.c) against the scans it
  * replaced: for every row of the sm_90 table, and for every class,
- * precision, transposes N/T/C, mirror, aliasing and width from -1 to 70,
+ * precision, transposes N/T/C, mirror and width from -1 to 70,
  * tsk_tuning_find returns the row a scan of the table finds, and tsk_choose
- * the row and instance that tsk_gemm's per-call search chose (an aliased
- * TSMTTSM call up to width 32 overruling a cuBLAS row).  Launches nothing,
- * so it needs no GPU.  Prints TAP. */
-#include <string.h>
-
+ * the row and instance that tsk_gemm's per-call search chose.  Launches
+ * nothing, so it needs no GPU.  Prints TAP. */
 #include "tap.h"
 #include "tsk_registry.h"
 
@@ -29,21 +26,11 @@ static const tsk_tuning_row *scan_row(int sm, ts_class cls, ts_prec prec, char t
     return NULL;
 }
 
-/* The first instance serving `call` in registry order, or NULL. */
-static const tsk_instance *scan_serving(const ts_call *call)
-{
-    for (size_t i = 0; i < tsk_instance_count(); i++)
-        if (tsk_instance_serves(tsk_instance_at(i), call))
-            return tsk_instance_at(i);
-    return NULL;
-}
-
 /* What tsk_gemm ran before the index (NULL: cuBLAS), and the row whose
  * parameters it passed: the cell's row by scan, its instance by name, and
  * where that one does not serve the call, the first sharing its launch that
- * does; an aliased TSMTTSM call up to width 32 whose row says cuBLAS, the
- * first instance serving it. */
-static const tsk_instance *scan_choice(const ts_call *call, int aliased, int sm, const tsk_tuning_row **row)
+ * does. */
+static const tsk_instance *scan_choice(const ts_call *call, int sm, const tsk_tuning_row **row)
 {
     char ta, tb;
     int cell = tsk_width_cell(call->width);
@@ -51,8 +38,6 @@ static const tsk_instance *scan_choice(const ts_call *call, int aliased, int sm,
         return NULL;
     tsk_cell_transposes(call, &ta, &tb);
     *row = scan_row(sm, call->cls, call->prec, ta, tb, cell);
-    if (*row != NULL && (*row)->instance == NULL && aliased && call->cls == TS_CLASS_TSMTTSM && call->width <= 32)
-        return scan_serving(call);
     if (*row == NULL || (*row)->instance == NULL)
         return NULL;
     const tsk_instance *inst = tsk_instance_find((*row)->instance);
@@ -122,61 +107,25 @@ static void test_calls(void)
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++)
                         for (int m = 0; m < 2; m++)
-                            for (int al = 0; al < 2; al++)
-                                for (int w = MIN_WIDTH; w <= MAX_WIDTH; w++) {
-                                    const ts_call call = { .cls = (ts_class)c, .prec = (ts_prec)p,
-                                                           .transa = transes[a], .transb = transes[b], .mirror = m,
-                                                           .width = w };
-                                    const tsk_tuning_row *row = NULL;
-                                    const tsk_instance *want = scan_choice(&call, al, sms[s], &row);
-                                    const tsk_choice *got = tsk_choose(&call, al, sms[s]);
-                                    calls++;
-                                    kernels += want != NULL;
-                                    if (want == NULL ? got == NULL
-                                                     : got != NULL && got->inst == want && got->row == row)
-                                        continue;
-                                    if (bad++ < 10)
-                                        tap_diag("sm %d class %d prec %d %c%c mirror %d aliased %d width %d: index %s "
-                                                 "(row %td), scan %s (row %td)",
-                                                 sms[s], c, p, transes[a], transes[b], m, al, w,
-                                                 got != NULL ? got->inst->name : "cublas",
-                                                 row_index(got != NULL ? got->row : NULL),
-                                                 want != NULL ? want->name : "cublas", row_index(want ? row : NULL));
-                                }
+                            for (int w = MIN_WIDTH; w <= MAX_WIDTH; w++) {
+                                const ts_call call = { .cls = (ts_class)c, .prec = (ts_prec)p, .transa = transes[a],
+                                                       .transb = transes[b], .mirror = m, .width = w };
+                                const tsk_tuning_row *row = NULL;
+                                const tsk_instance *want = scan_choice(&call, sms[s], &row);
+                                const tsk_choice *got = tsk_choose(&call, sms[s]);
+                                calls++;
+                                kernels += want != NULL;
+                                if (want == NULL ? got == NULL : got != NULL && got->inst == want && got->row == row)
+                                    continue;
+                                if (bad++ < 10)
+                                    tap_diag("sm %d class %d prec %d %c%c mirror %d width %d: index %s (row %td), "
+                                             "scan %s (row %td)",
+                                             sms[s], c, p, transes[a], transes[b], m, w,
+                                             got != NULL ? got->inst->name : "cublas",
+                                             row_index(got != NULL ? got->row : NULL),
+                                             want != NULL ? want->name : "cublas", row_index(want ? row : NULL));
+                            }
     tap_ok(bad == 0, "tsk_choose equals the per-call search on %zu calls (%zu run a kernel)", calls, kernels);
-}
-
-/* A skinny SYRK or HERK's Gram GEMM (A as both operands: tsk_aliased) up
- * to width 32 runs a TSMTTSM kernel on sm_90 in every precision and
- * layout, one that aliases (not DMMA) where the table says cuBLAS (double
- * and double complex from width 9).  The same pointer with another leading
- * dimension, layout along k or m is no Gram call. */
-static void test_gram_calls(void)
-{
-    static const char grams[4][2] = { { 'T', 'N' }, { 'N', 'T' }, { 'C', 'N' }, { 'N', 'C' } };
-    double x[2];
-    size_t bad = 0, calls = 0;
-    for (int p = 0; p < TS_NPREC; p++)
-        for (int g = 0; g < (ts_prec_is_complex((ts_prec)p) ? 4 : 2); g++)
-            for (int w = 1; w <= 32; w++) {
-                ts_call call = { .cls = TS_CLASS_TSMTTSM, .prec = (ts_prec)p, .transa = grams[g][0],
-                                 .transb = grams[g][1], .m = w, .n = w, .width = w };
-                tsk_operands ops = { x, 40, x, 40, NULL, w }, other_ld = { x, 40, x, 41, NULL, w };
-                const tsk_choice *got = tsk_choose(&call, tsk_aliased(&call, &ops), 90);
-                int ok = tsk_aliased(&call, &ops) && !tsk_aliased(&call, &other_ld) && got != NULL &&
-                         (got->row->instance != NULL || strncmp(got->inst->name, "tsmttsm_dmma_", 13) != 0);
-                call.m = w - 1;
-                ok = ok && !tsk_aliased(&call, &ops);
-                call.m = w;
-                call.transb = grams[g][1] == 'N' ? 'T' : 'N';
-                ok = ok && !tsk_aliased(&call, &ops);
-                calls++;
-                if (!ok && bad++ < 10)
-                    tap_diag("prec %d %c%c width %d: %s", p, grams[g][0], grams[g][1], w,
-                             got != NULL ? got->inst->name : "cublas");
-            }
-    tap_ok(bad == 0, "Gram calls up to width 32 on sm_90 (%zu): a TSMTTSM kernel, one that aliases for cuBLAS rows",
-           calls);
 }
 
 /* The index decides a cell at its bound: each instance must serve all of
@@ -203,7 +152,6 @@ int main(void)
     test_rows();
     test_cells();
     test_calls();
-    test_gram_calls();
     test_whole_cells();
     return tap_done();
 }
