@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +68,7 @@ static struct {
     int works;      /* 1: tracking works in this process, -1: it does not, 0: not tried */
     char why[200];  /* why it does not */
     int uffd, pagemap;
+    int quick;      /* quick_sync may answer: the kernel's fast walk reads swapped pages right */
     uintptr_t page;
     ts_track *live; /* the handles of this process */
     struct page_region vec[SCAN_BATCH];
@@ -396,7 +398,7 @@ static int protect_range(uintptr_t s, uintptr_t e)
  * Returns 0 when done, 1 when scan_range must decide. */
 static int quick_sync(uintptr_t s, uintptr_t e)
 {
-    if (msync((void *)s, e - s, MS_ASYNC))
+    if (!g.quick || msync((void *)s, e - s, MS_ASYNC))
         return 1;
     found_list f = { NULL, 0, 0 };
     int status = 0;
@@ -528,6 +530,20 @@ static int self_test(void)
     return g.works = 1;
 }
 
+/* Before Linux 6.9 the kernel's written-pages-only walk read a swapped-out
+ * page's entry as if it were present, so a page written and then swapped
+ * out could read as unwritten ("fs/proc/task_mmu: fix uffd-wp confusion in
+ * pagemap_scan_pmd_entry()", 6.9 and some 6.8 stable releases): there only
+ * the full walk is trusted. */
+static int fast_walk_reads_swap(void)
+{
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+        return 0;
+    return major > 6 || (major == 6 && minor >= 9);
+}
+
 /* Once per process: 1 when tracking works, -1 (reason in g.why) when not. */
 static int set_up(void)
 {
@@ -554,6 +570,7 @@ static int set_up(void)
     g.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     if (g.pagemap < 0)
         return fail("cannot open /proc/self/pagemap: %s", strerror(errno));
+    g.quick = fast_walk_reads_swap();
     return self_test();
 }
 
