@@ -161,25 +161,35 @@ static void unlock(void)
     pthread_mutex_unlock(&g.lock);
 }
 
-/* One PAGEMAP_SCAN call over [s, e): every page is reported (no category
- * filter), with whether it is registered for asynchronous write protection,
- * written since it was protected, present or swapped; written pages are
- * protected again in the same walk (PM_SCAN_WP_MATCHING).  Returns the
- * number of regions in vec (or -1), and where the walk stopped. */
-static long scan_batch(uintptr_t s, uintptr_t e, struct page_region *vec, uintptr_t *walk_end)
+/* One PAGEMAP_SCAN call over [s, e) with these flags, reporting the pages
+ * of category `only` (every page when 0) with the categories `report`.
+ * Returns the number of regions in vec (or -1), and where the walk stopped. */
+static long pm_scan(uintptr_t s, uintptr_t e, uint64_t flags, uint64_t only, uint64_t report,
+                    struct page_region *vec, uintptr_t *walk_end)
 {
     struct pm_scan_arg a = {
         .size = sizeof a,
-        .flags = PM_SCAN_WP_MATCHING,
+        .flags = flags,
         .start = s,
         .end = e,
         .vec = (uintptr_t)vec,
         .vec_len = SCAN_BATCH,
-        .return_mask = PAGE_IS_WPALLOWED | PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+        .category_mask = only,
+        .return_mask = report,
     };
     long n = ioctl(g.pagemap, PAGEMAP_SCAN, &a);
     *walk_end = a.walk_end;
     return n;
+}
+
+/* scan_range's walk: every page is reported, with whether it is registered
+ * for asynchronous write protection, written since it was protected,
+ * present or swapped; written pages are protected again in the same walk
+ * (PM_SCAN_WP_MATCHING). */
+static long scan_batch(uintptr_t s, uintptr_t e, struct page_region *vec, uintptr_t *walk_end)
+{
+    return pm_scan(s, e, PM_SCAN_WP_MATCHING, 0, PAGE_IS_WPALLOWED | PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
+                   vec, walk_end);
 }
 
 static int protect(uintptr_t s, uintptr_t e)
@@ -402,25 +412,14 @@ static int quick_sync(uintptr_t s, uintptr_t e)
         return 1;
     found_list f = { NULL, 0, 0 };
     int status = 0;
-    for (uintptr_t at = s; !status;) {
-        struct pm_scan_arg a = {
-            .size = sizeof a,
-            .flags = PM_SCAN_CHECK_WPASYNC,
-            .start = at,
-            .end = e,
-            .vec = (uintptr_t)g.vec,
-            .vec_len = SCAN_BATCH,
-            .category_mask = PAGE_IS_WRITTEN,
-            .return_mask = PAGE_IS_WRITTEN,
-        };
-        long n = ioctl(g.pagemap, PAGEMAP_SCAN, &a);
+    for (uintptr_t at = s, walk_end; !status; at = walk_end) {
+        long n = pm_scan(at, e, PM_SCAN_CHECK_WPASYNC, PAGE_IS_WRITTEN, PAGE_IS_WRITTEN, g.vec, &walk_end);
         for (long i = 0; i < n && !status; i++)
             status = found_add(&f, g.vec[i].start, g.vec[i].end) ? 1 : 0;
-        if (n < 0 || (a.walk_end < e && n < SCAN_BATCH))
+        if (n < 0 || (walk_end < e && n < SCAN_BATCH))
             status = 1;
-        if (status || a.walk_end >= e)
+        if (walk_end >= e)
             break;
-        at = a.walk_end;
     }
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
