@@ -26,6 +26,7 @@
 
 #include "tsk_complex.cuh"
 #include "tsk_view.cuh"
+#include "validate.h"
 
 namespace {
 
@@ -48,11 +49,6 @@ __device__ __forceinline__ float tsk_neg(float a) { return -a; }
 __device__ __forceinline__ double tsk_neg(double a) { return -a; }
 __device__ __forceinline__ float2 tsk_neg(float2 a) { return make_float2(-a.x, -a.y); }
 __device__ __forceinline__ double2 tsk_neg(double2 a) { return make_double2(-a.x, -a.y); }
-
-static inline bool host_is_one(float a) { return a == 1.0f; }
-static inline bool host_is_one(double a) { return a == 1.0; }
-static inline bool host_is_one(float2 a) { return a.x == 1.0f && a.y == 0.0f; }
-static inline bool host_is_one(double2 a) { return a.x == 1.0 && a.y == 0.0; }
 
 /* The shape of one call, as the kernel reads it. */
 struct trsm_shape {
@@ -332,13 +328,11 @@ template <typename T, bool LEFT> tsk_status run_order(const ts_call *call, const
 {
     T alpha;
     memcpy(&alpha, call->alpha, sizeof alpha);
-    trsm_shape sa = s;
-    sa.alpha_one = host_is_one(alpha);
     if (s.t <= 8)
-        return run<T, 8, 1, LEFT>(sa, a, b, alpha, stream);
+        return run<T, 8, 1, LEFT>(s, a, b, alpha, stream);
     if (s.t <= 16)
-        return run<T, 16, 1, LEFT>(sa, a, b, alpha, stream);
-    return run<T, 16, 4, LEFT>(sa, a, b, alpha, stream);
+        return run<T, 16, 1, LEFT>(s, a, b, alpha, stream);
+    return run<T, 16, 4, LEFT>(s, a, b, alpha, stream);
 }
 
 template <typename T>
@@ -364,7 +358,7 @@ extern "C" tsk_status tsk_trsm(const ts_call *call, const void *a, int64_t lda, 
     s.t = (int)call->k;
     s.trans = call->transa;
     s.unit = call->diag == 'U';
-    s.alpha_one = false;
+    s.alpha_one = ts_scalar_is(call->prec, call->alpha, 1.0);
     /* op(A) is lower when A is lower and not transposed, or upper and
      * transposed; side R solves with its transpose. */
     bool op_lower = (call->uplo == 'L') == (s.trans == 'N');
