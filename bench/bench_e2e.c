@@ -76,6 +76,10 @@ static const e2e_case cases[] = {
     CALL("ism2_d_w16_device", "ism2", 'd', 'N', 'N', M24, 16, 16, 0, DEVICE, 5),
     CALL("small_d_8_device", "small", 'd', 'N', 'N', 8, 8, 8, 0, DEVICE, 5000),
     CALL("tsmttsm_d_w8_managed", "tsmttsm", 'd', 'T', 'N', 8, 8, M24, 0, MANAGED, 1),
+    /* One call for several GPUs (issue 28, bench/run-split.sh): 32 GiB of
+     * host operands; a square GEMM of 25 GiB. */
+    CALL("split_gram_d_w16", "tsmttsm", 'd', 'T', 'N', 16, 16, 1L << 27, 0, HOST, 1),
+    CALL("split_square_d_32768", "regular", 'd', 'N', 'N', 32768, 32768, 32768, 0, HOST, 1),
     /* Operand reuse (issue 21): `calls` calls in all, the first one cold. */
     { "reuse_tsm2_d_w16", "tsm2", "reuse", 'd', 'N', 'N', 20480, 16, 20480, 0, HOST, 12, e2e_run_reuse },
     { "rewrite_tsm2_d_w16", "tsm2", "reuse", 'd', 'N', 'N', 20480, 16, 20480, 0, HOST, 12, e2e_run_rewrite },
@@ -177,11 +181,13 @@ void e2e_run_call(const e2e_case *s, e2e_result *res)
         e2e_op_sums(s->prec, 'N', m, n, c, ldc, c0, c0 + 2 * n);
 
     /* The first batch pays the one-off setup (CUDA context, staging); with
-     * E2E_WARMUP_S it stands for a long-running program's earlier calls. */
+     * E2E_WARMUP_S it stands for a long-running program's earlier calls.
+     * E2E_WARMUP_BATCHES=0 drops it and E2E_BATCHES sets the timed ones:
+     * a call of half a minute on the CPU is timed once. */
     const char *warm = getenv("E2E_WARMUP_S");
     double warm_until = e2e_now() + (warm ? atof(warm) : 0.0), best = 0;
-    long made = 0;
-    for (int batch = 0; batch <= TIMED_BATCHES; batch++) {
+    long made = 0, timed = e2e_env_long("E2E_BATCHES", TIMED_BATCHES);
+    for (int batch = e2e_env_long("E2E_WARMUP_BATCHES", 1) ? 0 : 1; batch <= timed; batch++) {
         double t0 = e2e_now();
         for (int r = 0; r < s->calls || (batch == 0 && e2e_now() < warm_until); r++, made++) {
             if (direct) {

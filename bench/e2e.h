@@ -48,6 +48,8 @@ int e2e_program_child(const e2e_case *);
 
 /* e2e_util.c */
 double e2e_now(void);
+/* The environment variable as a number, or fallback where unset or empty. */
+long e2e_env_long(const char *name, long fallback);
 void e2e_die(const char *what);
 /* A long dimension (1024 or more) divided by E2E_SHRINK (default 1): tiny
  * sizes for a smoke run on a machine without a GPU. */

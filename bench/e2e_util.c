@@ -23,10 +23,15 @@ void e2e_die(const char *what)
     exit(1);
 }
 
+long e2e_env_long(const char *name, long fallback)
+{
+    const char *s = getenv(name);
+    return s && *s ? atol(s) : fallback;
+}
+
 long e2e_shrink(void)
 {
-    const char *s = getenv("E2E_SHRINK");
-    long v = s ? atol(s) : 1;
+    long v = e2e_env_long("E2E_SHRINK", 1);
     return v > 1 ? v : 1;
 }
 

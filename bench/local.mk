@@ -8,7 +8,7 @@ bench_bench_kernels_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPP
 bench_bench_kernels_LDADD = kernels/libtskernels.la $(CUDA_LIBS) -lm
 bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
-EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh
+EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh bench/run-split.sh
 
 # bench/bench_level3_gpu: dsyrk_ and dtrsm_ on device data through the shim
 # against cuBLAS and the HBM roofline (run with LD_PRELOAD of the shim).

@@ -33,7 +33,8 @@
 #
 # Usage: run-e2e.sh OUTDIR [PROFILE] [CASE...]
 #   E2E_CASES   without CASE arguments, the cases to run: names or shell
-#               patterns, e.g. 'reuse_* chain_* program_*' (default: all)
+#               patterns, e.g. 'reuse_* chain_* program_*' (default: all
+#               but the multi-GPU split_* cases, which bench/run-split.sh runs)
 #   BENCH       bench_e2e program (default ./bench/bench_e2e)
 #   TSSHIM_LIB  libtsshim.so   (default ./.libs/libtsshim.so)
 #   TSSHIM_PRELOAD  what is preloaded (default TSSHIM_LIB; make check puts
@@ -77,6 +78,7 @@ else
   cases=
   set -f # the patterns are for the case names, not for files here
   for name in $(echo "$list" | awk '{ print $1 }'); do
+    case ${E2E_CASES:-}.$name in .split_*) continue ;; esac
     for pattern in ${E2E_CASES:-*}; do
       # shellcheck disable=SC2254
       case $name in $pattern) cases="$cases $name"; break ;; esac

@@ -12,6 +12,18 @@
 #                           forwarding overhead, calibration, end-to-end
 #                           benchmark; builds the normal tree first when the
 #                           machine no longer has it
+#   run-gpu-host.sh multigpu  a host with several GPUs: the normal tree, the
+#                           split tests, one call split across every GPU
+#                           (bench/run-split.sh)
+#   run-gpu-host.sh mpi     ScaLAPACK's testers with TSSHIM_SCALAPACK_NP (8)
+#                           ranks spread over the GPUs under MPS
+#                           (.gpu/scalapack/tests and lib: the testers and
+#                           libscalapack-openmpi of a Debian machine), gpu
+#                           mode without the ?syevr testers (millions of tiny
+#                           calls), auto mode with all; then the CholeskyQR2
+#                           benchmark (.gpu/scalapack/cholqr) at 4 and 8
+#                           ranks; builds the normal tree first when the
+#                           machine no longer has it
 # Work happens in /tmp/tsshim-gpu (kept between the two phases on a warm
 # machine); logs go to $OUT/logs.tar.gz; a short summary comes last, one
 # line per suite.
@@ -23,6 +35,9 @@ mkdir -p "$out" "$work"
 log=$out/logs
 mkdir -p "$log"
 start=$(date +%s)
+# Three trees build at once in the check phase; one alone takes more cores.
+jobs=6
+[ "${1:-check}" = check ] || jobs=$(nproc)
 deadline=$((start + ${TSSHIM_GPU_SECONDS:-570}))
 
 # Seconds left before the deadline, less a reserve; at least 10.
@@ -37,7 +52,7 @@ build_tree() {
   d=$1
   shift
   mkdir -p "$work/$d" && cd "$work/$d" && "$work/src/configure" -q "$@" >"$log/configure-$d.txt" 2>&1 &&
-    make -j6 >"$log/make-$d.txt" 2>&1 && make -j6 check TESTS= >>"$log/make-$d.txt" 2>&1
+    make -j"$jobs" >"$log/make-$d.txt" 2>&1 && make -j"$jobs" check TESTS= >>"$log/make-$d.txt" 2>&1
   echo "build $d: exit $?" >"$log/status-build-$d.txt"
 }
 
@@ -153,5 +168,65 @@ bench)
   # pipeline phase lines (long, one per case) stay in logs.tar.gz.
   sed -n '/^== calibration/,/^== pipeline phases/p; /^(total /,$p' "$log/datapath.txt"
   ;;
+multigpu)
+  nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total --format=csv,noheader
+  unpack
+  build_tree build
+  cat "$log/status-build-build.txt"
+  echo "build: $(($(date +%s) - start)) s"
+  run_check build split 240 TESTS="tests/split.sh tests/gemm_differential_gpu.sh tests/residency_gpu.sh"
+  echo "split tests: $(($(date +%s) - start)) s"
+  (cd "$work/build" && BENCH=./bench/bench_e2e RUN_LIMIT=$(left 20) sh "$work/src/bench/run-split.sh" "$out" \
+    >"$log/split-bench.txt" 2>&1)
+  echo "split bench: exit $? ($(($(date +%s) - start)) s)"
+  echo "== split tests"
+  grep -hE '^(not ok|ok .*devices [0-9],[1-9])' "$log/split/"*.log 2>/dev/null | head -n 12
+  echo "== split benchmark"
+  cat "$log/split-bench.txt"
+  echo "== summary ($(($(date +%s) - start)) s)"
+  echo "split tests: $(suite_counts split)"
+  ;;
+mpi)
+  if [ ! -f "$work/build/.libs/libtsshim.so" ]; then
+    unpack
+    build_tree build
+    cat "$log/status-build-build.txt"
+  fi
+  # Ranks share each GPU: MPS, as README.md advises.
+  nvidia-cuda-mps-control -d 2>"$log/mps.txt"
+  syevr='xssyevr xdsyevr xcheevr xzheevr'
+  short='PBLAS/spb3tst PBLAS/dpb3tst PBLAS/cpb3tst PBLAS/zpb3tst xslu xdlu xclu xzlu xsllt xdllt xcllt xzllt
+    xsqr xdqr xcqr xzqr xsinv xdinv xcinv xzinv xsls xdls xcls xzls'
+  export LD_LIBRARY_PATH="$carry/scalapack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  for run in gpu auto; do
+    programs=$short
+    [ $run = auto ] && programs="$short $syevr"
+    (cd "$work/build" && TSSHIM_SCALAPACK_TESTERS=$carry/scalapack/tests TSSHIM_SCALAPACK_PROGRAMS="$programs" \
+      TSSHIM_SCALAPACK_MODES=$run TSSHIM_SCALAPACK_NP=${TSSHIM_SCALAPACK_NP:-8} TSSHIM_SCALAPACK_TIMEOUT=120 \
+      timeout -k 10 "$(left 200)" make check-scalapack >"$log/check-scalapack-$run.txt" 2>&1)
+    echo "$?" >"$log/status-scalapack-$run.txt"
+    mkdir -p "$log/scalapack-$run"
+    cp "$work/build/tests/scalapack/check-scalapack.log" "$log/scalapack-$run/" 2>/dev/null
+    echo "scalapack $run: $(($(date +%s) - start)) s"
+  done
+  (cd "$work/build" && TSSHIM_SCALAPACK_BENCH_BIN=$carry/scalapack/cholqr TSSHIM_SCALAPACK_LIBDIR=$carry/scalapack/lib \
+    TSSHIM_SCALAPACK_BENCH_SIZES=16777216x64 TSSHIM_SCALAPACK_BENCH_RANKS='4 8' TSSHIM_SCALAPACK_BENCH_REPEATS=2 \
+    timeout -k 10 "$(left 10)" sh "$work/src/bench/scalapack/run-cholqr.sh" "$out/cholqr" >"$log/cholqr.txt" 2>&1)
+  echo "cholqr: exit $? ($(($(date +%s) - start)) s)"
+  cp "$out"/cholqr/*.csv "$out"/cholqr/*.txt "$out/" 2>/dev/null
+  echo quit | nvidia-cuda-mps-control
+  for run in gpu auto; do
+    echo "== scalapack $run"
+    grep -E '^(not ok|# shim: device|# TSSHIM_MODE)|ranks went' "$log/scalapack-$run/check-scalapack.log" | head -n 20
+  done
+  echo "== cholqr"
+  tail -n 12 "$log/cholqr.txt"
+  echo "== summary ($(($(date +%s) - start)) s)"
+  for run in gpu auto; do
+    f=$log/scalapack-$run/check-scalapack.log
+    echo "scalapack $run: pass=$(grep -c '^ok' "$f" 2>/dev/null) fail=$(grep -c '^not ok' "$f" 2>/dev/null)" \
+      "(exit $(cat "$log/status-scalapack-$run.txt"))"
+  done
+  ;;
 esac
-cd "$out" && tar czf logs.tar.gz logs $(ls -d datapath 2>/dev/null) && rm -rf logs datapath
+cd "$out" && tar czf logs.tar.gz logs $(ls -d datapath cholqr split-logs 2>/dev/null) && rm -rf logs datapath cholqr split-logs

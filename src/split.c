@@ -15,6 +15,7 @@
 #include "host_scale.h"
 #include "launcher.h"
 #include "log.h"
+#include "stats.h"
 
 /* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
  * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
@@ -289,7 +290,9 @@ int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const i
     for (int i = 0; i < n; i++) {
         c->bytes_h2d += p[i].sub.bytes_h2d;
         c->bytes_d2h += p[i].sub.bytes_d2h;
-        if (p[i].rc && !failed++)
+        if (!p[i].rc)
+            ts_stats_device(p[i].sub.device, p[i].sub.gpu_seconds, p[i].sub.bytes_h2d, p[i].sub.bytes_d2h);
+        else if (!failed++)
             first_failed = i;
     }
     int rc = failed && (ksplit || failed == n) ? -1 : 0;

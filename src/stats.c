@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "configuration.h"
+#include "gpu_backend.h"
+#include "launcher.h"
 #include "log.h"
 
 typedef struct {
@@ -11,6 +13,24 @@ typedef struct {
 } routine_stats;
 
 static routine_stats stats[TS_NROUTINE];
+
+/* Work per device: slot 0 is the home device (a call with device -1), slot
+ * d + 1 device d, so that a report shows where each rank's or each split
+ * part's work ran. */
+typedef struct {
+    atomic_ullong runs, gpu_ns, h2d, d2h;
+} device_stats;
+
+static device_stats devices[TS_MAX_DEVICES + 1];
+
+void ts_stats_device(int device, double seconds, uint64_t h2d, uint64_t d2h)
+{
+    device_stats *s = &devices[device >= 0 && device < TS_MAX_DEVICES ? device + 1 : 0];
+    atomic_fetch_add_explicit(&s->runs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->gpu_ns, (unsigned long long)(seconds * 1e9), memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->h2d, h2d, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->d2h, d2h, memory_order_relaxed);
+}
 
 void ts_stats_record(const ts_call *c, int fell_back)
 {
@@ -24,8 +44,11 @@ void ts_stats_record(const ts_call *c, int fell_back)
     atomic_fetch_add_explicit(&s->gpu_ns, (unsigned long long)(c->gpu_seconds * 1e9), memory_order_relaxed);
     atomic_fetch_add_explicit(&s->h2d, c->bytes_h2d, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->d2h, c->bytes_d2h, memory_order_relaxed);
+    /* A split call's parts were counted on their devices (src/split.c). */
     if (c->split)
         atomic_fetch_add_explicit(&s->split, 1, memory_order_relaxed);
+    else
+        ts_stats_device(c->device, c->gpu_seconds, c->bytes_h2d, c->bytes_d2h);
 }
 
 void ts_stats_reset(void)
@@ -39,6 +62,34 @@ void ts_stats_reset(void)
         atomic_store(&s->h2d, 0);
         atomic_store(&s->d2h, 0);
         atomic_store(&s->split, 0);
+    }
+    for (int d = 0; d <= TS_MAX_DEVICES; d++) {
+        device_stats *s = &devices[d];
+        atomic_store(&s->runs, 0);
+        atomic_store(&s->gpu_ns, 0);
+        atomic_store(&s->h2d, 0);
+        atomic_store(&s->d2h, 0);
+    }
+}
+
+/* One line per device that ran work; the home device's line includes the
+ * calls that ran there without naming it. */
+static void report_devices(void)
+{
+    const ts_gpu_ops *g = ts_gpu_ready() ? ts_gpu() : NULL;
+    int home = g ? ts_home_device(ts_config_get()->device, g->device_count()) : -1;
+    for (int d = 0; d < TS_MAX_DEVICES; d++) {
+        const device_stats *s[2] = { &devices[d + 1], d == home ? &devices[0] : NULL };
+        unsigned long long v[4] = { 0, 0, 0, 0 };
+        for (int i = 0; i < 2 && s[i]; i++) {
+            v[0] += atomic_load(&s[i]->runs);
+            v[1] += atomic_load(&s[i]->gpu_ns);
+            v[2] += atomic_load(&s[i]->h2d);
+            v[3] += atomic_load(&s[i]->d2h);
+        }
+        if (v[0])
+            ts_log(1, "device %d runs=%llu gpu_s=%.6f h2d_bytes=%llu d2h_bytes=%llu", d, v[0], (double)v[1] * 1e-9,
+                   v[2], v[3]);
     }
 }
 
@@ -65,4 +116,5 @@ void ts_stats_report(void)
      * rank left without work, or a program whose BLAS calls bypass it. */
     if (!any)
         ts_log(1, "no BLAS calls reached the shim");
+    report_devices();
 }

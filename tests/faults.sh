@@ -38,7 +38,7 @@ results_ok() {
 }
 # The shim's lines on stderr other than its exit report (a line per
 # routine, the operand cache's line).
-warnings() { grep '^tsshim: ' "$tap_tmp/err" | grep -vcE '^tsshim: ([a-z0-9_]+ calls=|cache (hits=|unavailable: ))'; }
+warnings() { grep '^tsshim: ' "$tap_tmp/err" | grep -vcE '^tsshim: ([a-z0-9_]+ calls=|cache (hits=|unavailable: )|device [0-9]+ runs=)'; }
 # Fallbacks counted in the exit report for dgemm_ and zgemm_ (verbosity >= 1).
 fell_back() {
   grep -Eq '^tsshim: dgemm_ calls=[0-9]+ offloaded=[0-9]+ fallbacks=[1-9]' "$tap_tmp/err" &&

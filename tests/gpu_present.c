@@ -8,7 +8,7 @@
 typedef int cu_init_fn(unsigned int flags);
 typedef int cu_device_get_count_fn(int *count);
 
-int gpu_present(void)
+int gpu_count(void)
 {
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     cu_init_fn *init;
@@ -21,6 +21,9 @@ int gpu_present(void)
     get_count = (cu_device_get_count_fn *)dlsym(cuda, "cuDeviceGetCount");
     /* CUDA_SUCCESS is 0.  The driver stays loaded: after cuInit it may have
      * started threads, and unloading it under them is not safe. */
-    return init != NULL && get_count != NULL && init(0) == 0
-           && get_count(&count) == 0 && count > 0;
+    if (init == NULL || get_count == NULL || init(0) != 0 || get_count(&count) != 0)
+        return 0;
+    return count;
 }
+
+int gpu_present(void) { return gpu_count() > 0; }

@@ -3,8 +3,11 @@
 #ifndef TS_GPU_PRESENT_H
 #define TS_GPU_PRESENT_H
 
-/* 1 when libcuda.so.1 loads, cuInit(0) succeeds and it counts at least one
- * device (CUDA_VISIBLE_DEVICES applies as usual); 0 otherwise. */
+/* The devices the driver counts when libcuda.so.1 loads and cuInit(0)
+ * succeeds (CUDA_VISIBLE_DEVICES applies as usual); 0 otherwise. */
+int gpu_count(void);
+
+/* 1 when gpu_count() finds at least one device, else 0. */
 int gpu_present(void);
 
 #endif

@@ -1,5 +1,6 @@
 # The shim's exit reports of many processes (tsshim: ROUTINE calls=N
-# offloaded=N fallbacks=N ...), summed per routine, as '#' lines; other
+# offloaded=N fallbacks=N ...), summed per routine, and their device lines
+# (tsshim: device D runs=N ...), summed per device, as '#' lines; other
 # tsshim lines are counted.  Exit status 1 when no call was seen at all (the
 # shim was not preloaded?), or, with -v mode=gpu, none ran on the GPU.
 # Used by tests/lapack/check-lapack.sh and tests/scalapack/check-scalapack.sh.
@@ -15,6 +16,14 @@ $1 == "tsshim:" && $3 ~ /^calls=/ {
     next
 }
 $0 == "tsshim: no BLAS calls reached the shim" { next }
+$1 == "tsshim:" && $2 == "device" && $4 ~ /^runs=/ {
+    split($4, kv, "=")
+    if (!($3 in runs))
+        devs[++ndev] = $3
+    runs[$3] += kv[2]
+    procs[$3]++
+    next
+}
 $1 == "tsshim:" { other++ }
 END {
     for (i = 1; i <= n; i++) {
@@ -24,6 +33,8 @@ END {
         all += v[r, "calls"]
         off += v[r, "offloaded"]
     }
+    for (i = 1; i <= ndev; i++)
+        printf "# shim: device %s runs=%d in %d processes\n", devs[i], runs[devs[i]], procs[devs[i]]
     if (other)
         printf "# shim: %d other log lines (warnings)\n", other
     if (all == 0) {

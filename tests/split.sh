@@ -1,9 +1,11 @@
 #!/bin/sh
-# One call split across devices (src/split.c) on a host with one GPU:
+# One call split across devices (src/split.c), on a host with one GPU too:
 # device 0 is listed twice, then three times (TSSHIM_SPLIT_DEVICES), so that
 # every GPU call runs as two or three parts at once from as many threads,
-# each with its own stream and cuBLAS handle, and TSSHIM_SPLIT_MIN_MS=0
-# splits every call.  tests/split_gemm (shapes that take several pipeline
+# each with its own stream and cuBLAS handle; where several GPUs are
+# visible, split_gemm runs once more split across all of them (the
+# default list), and the parts must name every device.
+# TSSHIM_SPLIT_MIN_MS=0 splits every call.  tests/split_gemm (shapes that take several pipeline
 # slices per part, A^T A, beta = 0 over NaN, beta = 1) and
 # tests/gemm_differential (every scalar rule, size and view) are compared
 # with OpenBLAS; the exit report must count split calls for every GEMM and
@@ -28,20 +30,35 @@ check_report() {
 }
 
 run_env="TSSHIM_MODE=gpu TSSHIM_SPLIT=1 TSSHIM_SPLIT_MIN_MS=0 TSSHIM_MIN_LONG=512"
-for devices in 0,0 0,0,0; do
+gpus=$(gpu_count)
+all=
+[ "$gpus" -ge 2 ] && all=$(seq -s, 0 $((gpus - 1)))
+for devices in 0,0 0,0,0 $all; do
   parts=$(echo "$devices" | tr ',' '\n' | wc -l)
-  log=$tap_tmp/split.$parts
+  log=$tap_tmp/split.$parts.$devices
   failed_before=$tap_fail
+  # The list of every device is left to the default (empty).
+  named=$devices
+  [ "$devices" = "$all" ] && named=
   # A small staging ring: each part's pipeline takes several slices.
-  tap_relay "split_gemm, devices $devices" env LD_PRELOAD="$TSSHIM_PRELOAD" $run_env TSSHIM_SPLIT_DEVICES=$devices \
+  tap_relay "split_gemm, devices $devices" env LD_PRELOAD="$TSSHIM_PRELOAD" $run_env TSSHIM_SPLIT_DEVICES=$named \
     TSSHIM_STAGING_MB=32 TSSHIM_VERBOSE=3 TSSHIM_LOG="$log" "$abs_top_builddir/tests/split_gemm"
   check_report "split_gemm, devices $devices" "$log"
   traced=$(grep -c "^tsshim: [sdcz]gemm_ .* run=gpu .* split=$parts " "$log")
-  part_lines=$(grep -c "^tsshim: [sdcz]gemm_ split part [0-9]*/$parts device=0 " "$log")
+  # Part i runs on the list's device i.
+  part_lines=0
+  i=0
+  for d in $(echo "$devices" | tr ',' ' '); do
+    part_lines=$((part_lines + $(grep -c "^tsshim: [sdcz]gemm_ split part $i/$parts device=$d " "$log")))
+    i=$((i + 1))
+  done
   failed=$(grep -c "^tsshim: [sdcz]gemm_ split part .* failed: " "$log")
-  [ "$traced" -gt 0 ] && [ "$part_lines" -ge $((traced * parts)) ] && [ "$failed" -eq 0 ]
-  tap_check $? "split_gemm, devices $devices: $traced calls traced with split=$parts, $part_lines part lines," \
-    "$failed failed parts"
+  # The exit report's device lines: each listed device ran work.
+  used=$(grep -cE "^tsshim: device ($(echo "$devices" | tr ',' '|')) runs=[1-9]" "$log")
+  distinct=$(echo "$devices" | tr ',' '\n' | sort -u | wc -l)
+  [ "$traced" -gt 0 ] && [ "$part_lines" -ge $((traced * parts)) ] && [ "$failed" -eq 0 ] && [ "$used" -eq "$distinct" ]
+  tap_check $? "split_gemm, devices $devices: $traced calls traced with split=$parts, $part_lines part lines on" \
+    "their devices, $failed failed parts, $used of $distinct devices in the exit report"
   if [ "$tap_fail" -gt "$failed_before" ]; then
     grep "^tsshim: [sdcz]gemm_ calls=" "$log" | sed 's/^/# /'
     grep "^tsshim: [sdcz]gemm_ split part .* failed: " "$log" | head -n 10 | sed 's/^/# /'

@@ -10,11 +10,19 @@ tap_skip_point() {
 # have_gpu: status 0 when a CUDA device is usable.  tests/has_gpu asks the
 # driver (CUDA_VISIBLE_DEVICES applies); nvidia-smi answers where it is not built.
 have_gpu() {
+  [ "$(gpu_count)" -gt 0 ]
+}
+
+# gpu_count: prints the number of usable CUDA devices (0 without one), asked
+# the same way.
+gpu_count() {
   if [ -x "$abs_top_builddir/tests/has_gpu" ]; then
-    "$abs_top_builddir/tests/has_gpu"
-    return
+    "$abs_top_builddir/tests/has_gpu" --count
+  elif command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi -L 2>/dev/null | grep -c '^GPU '
+  else
+    echo 0
   fi
-  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
 }
 
 # tap_relay LABEL COMMAND...: runs a program that prints TAP and relays its

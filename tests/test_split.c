@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "classify.h"
 #include "cost_model.h"
 #include "fake_env.h"
 #include "gemm_entry.h"
 #include "split.h"
+#include "stats.h"
 #include "tap.h"
 #include "validate.h"
 
@@ -150,10 +152,32 @@ static void check_run(const ts_config *cfg, ts_prec p, char ta, char tb, int64_t
     free(a), free(b), free(c0), free(got), free(want);
 }
 
+/* The exit report's device lines in `path`: runs[d] for devices 0 .. 2,
+ * -1 where a device has no line. */
+static void device_runs(const char *path, long runs[3])
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    runs[0] = runs[1] = runs[2] = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        int d;
+        long n;
+        if (sscanf(line, "tsshim: device %d runs=%ld ", &d, &n) == 2 && d >= 0 && d < 3)
+            runs[d] = n;
+    }
+    if (f)
+        fclose(f);
+}
+
 int main(void)
 {
-    /* Built-in cost figures, whatever profile this machine has. */
+    /* Built-in cost figures, whatever profile this machine has; the exit
+     * report (ts_stats_report) into a file of this test's. */
     setenv("TSSHIM_PROFILE", "/nonexistent/tsshim-profile", 1);
+    char report[] = "/tmp/test_split.XXXXXX";
+    int report_fd = mkstemp(report);
+    setenv("TSSHIM_VERBOSE", "1", 1);
+    setenv("TSSHIM_LOG", report, 1);
     ts_config cfg;
 
     tap_ok(load_config(&cfg, NULL, NULL) == 0 && cfg.split == -1 && cfg.split_devices.count == 0 && cfg.split_min_ms == 20,
@@ -234,5 +258,18 @@ int main(void)
     check_run(&cfg, TS_D, 'N', 'N', 1000, 5, 200, 0, "TSM2, device 1 failing");
     check_run(&cfg, TS_Z, 'N', 'T', 150, 140, 130, 1, "regular, beta 0, C NaN, device 1 failing");
     check_run(&cfg, TS_D, 'T', 'N', 6, 5, 1000, 0, "TSMTTSM, device 1 failing");
+
+    /* Every part above ran on device 0, 1 or 2, three parts a call; the
+     * last three calls' parts on device 1 failed and ran nowhere. */
+    long runs[3];
+    ts_stats_report();
+    device_runs(report, runs);
+    tap_ok(report_fd >= 0 && runs[0] > 3 && runs[2] == runs[0] && runs[1] == runs[0] - 3,
+           "exit report: each device's line counts the parts it ran (devices 0, 1, 2: %ld, %ld, %ld runs)", runs[0],
+           runs[1], runs[2]);
+    if (report_fd >= 0) {
+        close(report_fd);
+        unlink(report);
+    }
     return tap_done();
 }

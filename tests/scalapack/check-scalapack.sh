@@ -85,6 +85,7 @@ export OPENBLAS_NUM_THREADS
 
 # timeout signals mpirun, which ends its ranks.
 suite_start
+gpus=$(gpu_count)
 
 # name TESTER: its name without the folder (PBLAS/dpb3tst: dpb3tst).
 name() {
@@ -208,11 +209,22 @@ finished() {
     return $status
 }
 
+# home_device RANK: the device the shim must give the rank: TSSHIM_DEVICE
+# where set, else its node-local rank (all ranks run on this host) modulo
+# the visible devices.
+home_device() {
+    case ${TSSHIM_DEVICE:--1} in
+    -*) echo $(($1 % (gpus > 0 ? gpus : 1))) ;;
+    *) echo "$TSSHIM_DEVICE" ;;
+    esac
+}
+
 # ranks MODE: every tester left one shim log per rank (shim.RANK.PID.log,
 # ranks 0 to NP-1 once each), each made of whole lines that the shim wrote
 # (it writes a line in one write(2), so ranks cannot cut each other's),
 # with an exit report line "tsshim: ?gemm_ calls=N offloaded=N fallbacks=N
-# gpu_s=S h2d_bytes=N d2h_bytes=N" at least once. A rank that made no
+# gpu_s=S h2d_bytes=N d2h_bytes=N" at least once, and work on no device but
+# its own (the report's "tsshim: device D runs=N ..." lines). A rank that made no
 # call writes no log: the package's inputs are written for 4 ranks, where
 # every rank works in every tester. Prints the calls summed over testers and ranks; in
 # gpu mode some must have run on the GPU.
@@ -248,10 +260,17 @@ ranks() {
                 echo "# $t: ${f##*/} does not end with a whole line"
                 status=1
             fi
-            awk -v t="$t" -v f="${f##*/}" '
+            awk -v t="$t" -v f="${f##*/}" -v home="$(home_device "$r")" '
                 /^tsshim: [a-z0-9_]+ calls=[0-9]+ offloaded=[0-9]+ fallbacks=[0-9]+ gpu_s=[0-9.]+ h2d_bytes=[0-9]+ d2h_bytes=[0-9]+$/ {
                     if ($2 ~ /^[sdcz]gemm_$/)
                         reports++
+                    next
+                }
+                /^tsshim: device [0-9]+ runs=[0-9]+ gpu_s=[0-9.]+ h2d_bytes=[0-9]+ d2h_bytes=[0-9]+$/ {
+                    if ($3 != home) {
+                        printf "# %s: %s: the rank ran work on device %s, not on its device %s\n", t, f, $3, home
+                        bad = 1
+                    }
                     next
                 }
                 /^tsshim: no BLAS calls reached the shim$/ {
@@ -365,7 +384,7 @@ for m in $modes; do
     [ -n "$out" ] && echo "$out"
     n=$((n + 1))
     if out=$(ranks "$m"); then
-        echo "ok $n - TSSHIM_MODE=$m: every tester's $np ranks went through the shim (one log each, whole report lines)"
+        echo "ok $n - TSSHIM_MODE=$m: every tester's $np ranks went through the shim (one log each, whole report lines, each rank's work on its own device of $gpus)"
     else
         echo "not ok $n - TSSHIM_MODE=$m: rank logs of the shim missing or broken"
     fi
