@@ -8,7 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_THREADS = 16, MAX_PARTS = 64 };
+/* Threads per device that moves data: 16 packed pageable memory at 42 GB/s
+ * on the H200 host, about its link's pinned rate (../shared/GPU.md). */
+enum { THREADS_PER_DEVICE = 16, MAX_PARTS = 64 };
 
 /* About this much per part: long enough to amortise the claim, short
  * enough that a 16 MB buffer is spread over every thread. */
@@ -23,7 +25,7 @@ static struct {
     pthread_cond_t go, done;
     ts_copy_job *head, *tail; /* jobs with parts left to claim */
     unsigned long finished;
-    int threads;
+    atomic_int threads; /* grows (ts_copy_devices) while others read it */
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0 };
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
@@ -124,22 +126,14 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* One core is left to the thread that drives the GPU.  The workers live as
- * long as the process; a fork child never copies (it does not use the GPU),
- * so it does not miss them. */
-static void start(void)
+/* Starts workers until `want` run (as many as can be made); under
+ * pool.lock. */
+static void hire(int want)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = cores < 2 ? 1 : cores - 1 > MAX_THREADS ? MAX_THREADS : (int)cores - 1;
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&pool.done, &ca);
-    pthread_condattr_destroy(&ca);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    for (int i = 0; i < want; i++) {
+    while (pool.threads < want) {
         pthread_t t;
         if (pthread_create(&t, &attr, worker, NULL))
             break;
@@ -148,10 +142,41 @@ static void start(void)
     pthread_attr_destroy(&attr);
 }
 
+/* Workers for `devices` devices moving data at once: THREADS_PER_DEVICE
+ * each, but one core is left to each thread that drives a GPU. */
+static int wanted(int devices)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN), room = cores - devices;
+    long want = (long)THREADS_PER_DEVICE * devices;
+    return (int)(room < 1 ? 1 : want < room ? want : room);
+}
+
+/* The workers live as long as the process; a fork child never copies (it
+ * does not use the GPU), so it does not miss them. */
+static void start(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&pool.done, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_lock(&pool.lock);
+    hire(wanted(1));
+    pthread_mutex_unlock(&pool.lock);
+}
+
+void ts_copy_devices(int devices)
+{
+    pthread_once(&start_once, start);
+    pthread_mutex_lock(&pool.lock);
+    hire(wanted(devices));
+    pthread_mutex_unlock(&pool.lock);
+}
+
 int ts_copy_threads(void)
 {
     pthread_once(&start_once, start);
-    return pool.threads;
+    return atomic_load(&pool.threads);
 }
 
 static void describe(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,

@@ -45,7 +45,12 @@ void ts_copy_wait(unsigned long *epoch, long timeout_us);
  * run on the calling thread).  Thread-safe. */
 void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem);
 
-/* Threads of the pool: min(16, online cores - 1), at least 1; starts it. */
+/* Threads of the pool: min(16, online cores - 1), at least 1, until
+ * ts_copy_devices asks for more; starts it. */
 int ts_copy_threads(void);
+
+/* `devices` devices move data at once (one call split among them): the
+ * pool grows to min(16 per device, online cores less one per device). */
+void ts_copy_devices(int devices);
 
 #endif

@@ -1,8 +1,10 @@
 #include "staging.h"
 
+#include "copy_pool.h"
 #include "ts_call.h" /* TS_MAX_DEVICES */
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define BUF_BYTES ((size_t)16 << 20)
 
@@ -17,6 +19,7 @@ typedef struct {
 
 static device_ring rings[TS_MAX_DEVICES];
 static pthread_once_t locks_once = PTHREAD_ONCE_INIT;
+static atomic_int devices_staging; /* devices whose ring was made */
 
 static void init_locks(void)
 {
@@ -76,6 +79,10 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         if ((*err = make_device(s, device)))
             goto fail;
         r->ready = 1;
+        /* Another device moves data too: packing for it needs threads of its own. */
+        int devices = atomic_fetch_add(&devices_staging, 1) + 1;
+        if (devices > 1)
+            ts_copy_devices(devices);
     }
     if (buffers && !s->mem) {
         ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);
