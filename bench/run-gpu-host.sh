@@ -15,6 +15,8 @@
 #   run-gpu-host.sh multigpu  a host with several GPUs: the normal tree, the
 #                           split tests, one call split across every GPU
 #                           (bench/run-split.sh)
+#   run-gpu-host.sh split   that benchmark alone (the normal tree built
+#                           first when the machine no longer has it)
 #   run-gpu-host.sh mpi     ScaLAPACK's testers with TSSHIM_SCALAPACK_NP (8)
 #                           ranks spread over the GPUs under MPS
 #                           (.gpu/scalapack/tests and lib: the testers and
@@ -103,6 +105,21 @@ unpack() {
   rm -rf "$work/src" && mkdir -p "$work/src" && tar xzf "$carry"/tsshim-*.tar.gz -C "$work/src" --strip-components=1
 }
 
+# split_bench: the host's copy rate (what packing pageable memory for every
+# link at once draws on), then bench/run-split.sh into $out.
+split_bench() {
+  python3 -c 'import os, time, torch
+torch.set_num_threads(os.cpu_count())
+a = torch.ones(1 << 30, dtype=torch.float64); b = torch.empty_like(a); b.copy_(a)
+t = time.time()
+for _ in range(5): b.copy_(a)
+print("host memory copy, %d threads: %.1f GB/s copied (read and written once each)" % (os.cpu_count(), 5 * 8 * 2**30 / (time.time() - t) / 1e9))' \
+    >"$log/split-bench.txt" 2>&1
+  (cd "$work/build" && BENCH=./bench/bench_e2e RUN_LIMIT=$(left 20) sh "$work/src/bench/run-split.sh" "$out" \
+    >>"$log/split-bench.txt" 2>&1)
+  echo "split bench: exit $? ($(($(date +%s) - start)) s)"
+}
+
 case ${1:-check} in
 check)
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -176,15 +193,18 @@ multigpu)
   echo "build: $(($(date +%s) - start)) s"
   run_check build split 240 TESTS="tests/split.sh tests/gemm_differential_gpu.sh tests/residency_gpu.sh"
   echo "split tests: $(($(date +%s) - start)) s"
-  (cd "$work/build" && BENCH=./bench/bench_e2e RUN_LIMIT=$(left 20) sh "$work/src/bench/run-split.sh" "$out" \
-    >"$log/split-bench.txt" 2>&1)
-  echo "split bench: exit $? ($(($(date +%s) - start)) s)"
+  split_bench
   echo "== split tests"
   grep -hE '^(not ok|ok .*devices [0-9],[1-9])' "$log/split/"*.log 2>/dev/null | head -n 12
   echo "== split benchmark"
   cat "$log/split-bench.txt"
   echo "== summary ($(($(date +%s) - start)) s)"
   echo "split tests: $(suite_counts split)"
+  ;;
+split)
+  [ -f "$work/build/.libs/libtsshim.so" ] || { unpack && build_tree build; }
+  split_bench
+  cat "$log/split-bench.txt"
   ;;
 mpi)
   if [ ! -f "$work/build/.libs/libtsshim.so" ]; then

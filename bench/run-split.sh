@@ -1,12 +1,17 @@
 #!/bin/sh
 # One call on every GPU of the host (src/split.c): each case, by default
 # bench_e2e's split_* cases (a Gram matrix A^T B of two 2^27 x 16 double
-# blocks, 32 GiB, and a square double GEMM of 32768), on host memory, run
+# blocks, 32 GiB, pageable and pinned, and a square double GEMM of 32768), on
+# host memory, run
 #   plain     the CPU BLAS alone, one call (half a minute for the square GEMM)
 #   one GPU   TSSHIM_MODE=gpu TSSHIM_SPLIT=0: the whole call on device 0
 #   all GPUs  TSSHIM_MODE=gpu TSSHIM_SPLIT=1: split among every visible device
 # The GPU runs make one warm-up call (each device's start) and E2E_BATCHES
-# (default 2) timed ones; the best counts.  bench_e2e checks every result.
+# (default 2) timed ones; the best counts.  The operand cache is off
+# (TSSHIM_CACHE=0): every call moves its operands, as a program's one call
+# on new data does (split parts never use the cache).  The GPU runs log at
+# TSSHIM_VERBOSE=3 (the pipeline's phases per call and part) into
+# OUTDIR/split-logs.  bench_e2e checks every result.
 # Prints and writes OUTDIR/split-GPU-Nx-DATE.csv and .txt: times, the ratios
 # against the CPU BLAS and against one GPU, the scaling efficiency (one GPU's
 # time over N times all GPUs' time), and each GPU run's fraction of its
@@ -40,7 +45,7 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 model=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | sed 's/^NVIDIA //; s/ /-/g')
 stem=$out/split-$model-${gpus}x-$(date +%Y-%m-%d)
 cases=${*:-$("$bench" --list | awk '$1 ~ /^split_/ { print $1 }')}
-unset TSSHIM_MODE TSSHIM_VERBOSE TSSHIM_LOG TSSHIM_SPLIT TSSHIM_SPLIT_DEVICES
+unset TSSHIM_MODE TSSHIM_VERBOSE TSSHIM_LOG TSSHIM_SPLIT TSSHIM_SPLIT_DEVICES TSSHIM_CACHE
 
 # run CASE WHAT: bench_e2e's CSV line of one run (WHAT: plain, one, all).
 run() {
@@ -49,8 +54,8 @@ run() {
     *)
       split=0
       [ "$2" = all ] && split=1
-      E2E_BATCHES=${E2E_BATCHES:-2} TSSHIM_MODE=gpu TSSHIM_SPLIT=$split TSSHIM_VERBOSE=1 \
-        TSSHIM_LOG="$logs/$1.$2.log" LD_PRELOAD=$lib timeout "$limit" "$bench" "$1" ;;
+      E2E_BATCHES=${E2E_BATCHES:-2} TSSHIM_MODE=gpu TSSHIM_SPLIT=$split TSSHIM_CACHE=0 TSSHIM_VERBOSE=3 \
+        TSSHIM_LOG="$logs/$1.$2.log" timeout "$limit" env LD_PRELOAD="$lib" "$bench" "$1" ;;
   esac
 }
 
