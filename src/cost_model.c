@@ -73,15 +73,29 @@ static void add_link(link_time *t, ts_residency r, double bytes, double staged_g
     }
 }
 
+/* The copies each way of what is not on the device already. */
+static void links(const ts_call *c, const ts_profile *p, link_time *in, link_time *out)
+{
+    *in = *out = (link_time){ 0, 0, 0 };
+    /* Bytes the operand cache holds already do not cross. */
+    add_link(in, c->res_a, size_a(c) - c->resident[TS_OP_A], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    add_link(in, c->res_b, size_b(c) - c->resident[TS_OP_B], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    if (!c->beta_zero)
+        add_link(in, c->res_c, size_c(c), p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    add_link(out, c->res_c, size_c(c), p->d2h_staged_gbs, p->d2h_pinned_gbs);
+}
+
+double ts_call_staged_bytes(const ts_call *c, const ts_profile *p)
+{
+    link_time in, out;
+    links(c, p, &in, &out);
+    return in.staged_bytes + out.staged_bytes;
+}
+
 double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
 {
-    link_time in = { 0, 0, 0 }, out = { 0, 0, 0 };
-    /* Bytes the operand cache holds already do not cross. */
-    add_link(&in, c->res_a, size_a(c) - c->resident[TS_OP_A], p->h2d_staged_gbs, p->h2d_pinned_gbs);
-    add_link(&in, c->res_b, size_b(c) - c->resident[TS_OP_B], p->h2d_staged_gbs, p->h2d_pinned_gbs);
-    if (!c->beta_zero)
-        add_link(&in, c->res_c, size_c(c), p->h2d_staged_gbs, p->h2d_pinned_gbs);
-    add_link(&out, c->res_c, size_c(c), p->d2h_staged_gbs, p->d2h_pinned_gbs);
+    link_time in, out;
+    links(c, p, &in, &out);
     double staged = in.staged_bytes + out.staged_bytes;
     double host = staged / (p->host_copy_gbs * 1e9);
     double kernel = max2(ts_call_bytes(c) / (p->gpu_mem_gbs * 1e9), ts_call_flops(c) / (p->gpu_gflops[c->prec] * 1e9));

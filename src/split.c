@@ -82,13 +82,19 @@ int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g
     ts_split_plan(&plan, c, n);
     if (plan.count < 2)
         return 0;
-    double longest = 0;
+    /* The parts run at once, but pageable data passes through this one
+     * host's packing threads and memory: their copies together bound the
+     * split call (a column block of a regular call needs all of A). */
+    double longest = 0, staged = 0;
     for (int64_t i = 0; i < plan.count; i++) {
         ts_call sub;
         ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
         double t = ts_predict_gpu_seconds(&sub, prof);
         longest = t > longest ? t : longest;
+        staged += ts_call_staged_bytes(&sub, prof);
     }
+    double host = staged / (prof->host_copy_gbs * 1e9);
+    longest = host > longest ? host : longest;
     return longest < whole ? (int)plan.count : 0;
 }
 

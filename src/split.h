@@ -35,7 +35,8 @@
  * (dev[0 .. parts - 1], repeats allowed), or 0 when it runs whole: split
  * off, a device operand, fewer than two devices or parts, short and small
  * enough for one device, or parts predicted no faster than the whole call
- * (an operand the cache holds on the home device, which parts re-send). */
+ * (an operand the cache holds on the home device, which parts re-send; the
+ * host's copies of pageable data, which all parts share). */
 int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES]);
 
 /* Cuts a valid, classified call into at most `parts` equal blocks of its

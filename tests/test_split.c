@@ -243,6 +243,18 @@ int main(void)
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "a device operand: not split");
     big.res_b = TS_MEM_PINNED;
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 3, "pinned operands: split");
+    /* Column blocks of a square call each need all of A: on 8 devices the
+     * host would copy 8 A's of pageable memory, more time than the whole
+     * call takes on one; from pinned memory only the links count. */
+    visible = 8;
+    ts_call square = make_call(&cfg, TS_D, 'N', 'N', 20000, 20000, 20000, &one, a, b, &one, cm);
+    square.beta_zero = 1;
+    tap_ok(ts_split_devices(&square, &cfg, &fake, dev) == 0,
+           "a pageable square call on 8 devices: not split (the host's copies of A, %.0f ms, bound the parts)",
+           1e3 * 9 * 20000.0 * 20000 * 8 / (ts_profile_get()->host_copy_gbs * 1e9));
+    square.res_a = square.res_b = square.res_c = TS_MEM_PINNED;
+    tap_ok(ts_split_devices(&square, &cfg, &fake, dev) == 8, "the same call on pinned memory: split in 8");
+    visible = 3;
 
     /* Whole calls through the fake backend, over devices 0, 1, 2. */
     static const char trans[] = "NTC";
