@@ -43,15 +43,32 @@ typedef struct {
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no
- * device, or a child after fork of a process that used CUDA). */
+ * device, or a child after fork of a process that used CUDA).  The first
+ * caller starts it; a caller that finds a start in flight (the background
+ * start, or another thread's) waits for it. */
 const ts_gpu_ops *ts_gpu(void);
 
 /* True once ts_gpu() returns at once: the backend's start (plugin, CUDA
- * context, cuBLAS, pinned staging) is done, whether or not a GPU proved
- * usable, or this is a child after fork (no GPU). */
+ * context) is done, whether or not a GPU proved usable, or this is a child
+ * after fork (no GPU). */
 int ts_gpu_ready(void);
 
+/* Begins the start on a thread of its own, if none was begun: true while a
+ * start is under way or done, false where none can run in the background
+ * (no thread-exit hook in this C library, a child after fork, the process
+ * exiting, no thread): then the caller decides when to start it. */
+int ts_gpu_start_background(void);
 
+/* Hooks the calling thread's exit (and exit() called from it): it waits,
+ * bounded, for a background start in flight.  Only while no start is under
+ * way (registering takes the loader's lock, which the start holds in
+ * dlopen).  False where the thread is not hooked: a start is under way, or
+ * the C library has no such hook (then nothing starts in the background). */
+int ts_gpu_hook_thread_exit(void);
+
+/* At the shim's destructor: no background start begins any more, and one
+ * in flight is waited for (bounded). */
+void ts_gpu_stop(void);
 
 /* Fills the residency of the operands; all host unless CUDA is loaded in
  * the process (no CUDA, no device pointers). */
