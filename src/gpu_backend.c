@@ -1,7 +1,6 @@
 #include "gpu_backend.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,17 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "gemm_entry.h"
 #include "log.h"
 
-/* The start: IDLE until a caller claims it, RUNNING while the plugin loads
- * and the device starts (on the claiming thread, or on the starter thread
- * of the background start), DONE once `loaded` says how it went. */
+/* The start: IDLE until a caller claims it, RUNNING while the libraries
+ * load and the device starts (on the claiming thread, the device part of
+ * a background start on the starter thread), DONE once `loaded` says how
+ * it went. */
 enum { START_IDLE, START_RUNNING, START_DONE };
 static atomic_int start_state;
 static const ts_gpu_ops *loaded;
@@ -27,7 +25,7 @@ static atomic_int forked;
 
 /* A caller that needs the backend while another thread starts it waits this
  * long at most (a deadlock, e.g. a caller holding the loader's lock, ends in
- * the CPU path); the exit hooks wait EXIT_WAIT_S at most. */
+ * the CPU path); an exit waits EXIT_WAIT_S at most. */
 #define CALL_WAIT_S 60.0
 #define EXIT_WAIT_S 5.0
 
@@ -43,42 +41,60 @@ static int plugin_path(char *out, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* Loads the plugin and starts the GPU: the CUDA context and a stream, so
- * the first offloaded call finds them made (cuBLAS and the pinned staging
- * are made by the first call that needs them: cuda/plugin.c). */
-static void load(const char *where)
+/* When the start began, and how long loading the libraries took: the log
+ * line of the device start reports both parts. */
+static double start_t0, load_s;
+
+/* Loads the CUDA driver and the plugin (with cudart, cuBLAS, cublasLt) on
+ * the calling thread and returns the plugin's ops table, or NULL, logged.
+ * The driver comes first, and stays loaded, so that its initialisers run
+ * here too rather than when cudart loads it during the device start. */
+static const ts_gpu_ops *load_backend(void)
 {
-    char path[4096], why[256] = "";
-    double t0 = ts_now();
+    char path[4096];
+    start_t0 = ts_now();
     if (plugin_path(path, sizeof path)) {
         ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
-        return;
+        return NULL;
+    }
+    if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+        ts_log(1, "no usable GPU (%s); every call runs on the CPU", dlerror());
+        return NULL;
     }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         ts_log(1, "GPU backend unavailable (%s); every call runs on the CPU", dlerror());
-        return;
+        return NULL;
     }
-    double t1 = ts_now();
     const ts_gpu_ops *ops = dlsym(h, TS_GPU_OPS_SYMBOL);
     if (!ops || ops->abi != TS_GPU_ABI) {
         ts_log(1, "GPU backend %s does not match this libtsshim.so; every call runs on the CPU", path);
-        return;
+        return NULL;
     }
+    load_s = ts_now() - start_t0;
+    return ops;
+}
+
+/* Starts the device: the CUDA context and a stream, so the first offloaded
+ * call finds them made (cuBLAS and the pinned staging are made by the first
+ * call that needs them: cuda/plugin.c). */
+static void start_device(const ts_gpu_ops *ops, const char *where)
+{
+    char why[256] = "";
+    double t1 = ts_now();
     if (ops->init(ts_config_get(), why, sizeof why)) {
         ts_log(1, "no usable GPU (%s); every call runs on the CPU", why);
         return;
     }
-    /* What a program pays once for the GPU: on the call that starts it, or
-     * on the starter thread. */
+    /* What a program pays once for the GPU, and which thread paid it. */
     double t2 = ts_now();
-    ts_log(2, "GPU started in %.3f s (%s): backend loaded in %.3f s, device context in %.3f s", t2 - t0, where,
-           t1 - t0, t2 - t1);
+    ts_log(2, "GPU started in %.3f s: backend loaded in %.3f s on the calling thread, device context in %.3f s %s",
+           t2 - start_t0, load_s, t2 - t1, where);
     loaded = ops;
 }
 
 /* Moves the start from IDLE to RUNNING: true for the one caller that then
- * loads (or has the starter thread load) the backend. */
+ * loads the backend. */
 static int claim_start(void)
 {
     int idle = START_IDLE;
@@ -97,26 +113,6 @@ static int pause_until(double deadline)
     return 1;
 }
 
-/* The background start's thread: created joinable, joined by the exit hooks
- * (or by a later ts_gpu(), once it ended) so that it has ended, its own
- * thread-exit work in the CUDA runtime included, before a process exits. */
-enum { STARTER_NONE, STARTER_JOINABLE, STARTER_JOINING, STARTER_JOINED };
-static atomic_int starter_state;
-static pthread_t starter;
-static atomic_int exiting, in_background, cuda_before_start;
-
-/* Joins the starter thread if it has ended, trying until the deadline. */
-static void reap_starter(double deadline)
-{
-    int joinable = STARTER_JOINABLE;
-    if (!atomic_compare_exchange_strong(&starter_state, &joinable, STARTER_JOINING))
-        return;
-    int err;
-    while ((err = pthread_tryjoin_np(starter, NULL)) == EBUSY && pause_until(deadline))
-        ;
-    atomic_store(&starter_state, err ? STARTER_JOINABLE : STARTER_JOINED);
-}
-
 const ts_gpu_ops *ts_gpu(void)
 {
     if (atomic_load_explicit(&forked, memory_order_relaxed))
@@ -125,20 +121,19 @@ const ts_gpu_ops *ts_gpu(void)
     for (;;) {
         int s = atomic_load_explicit(&start_state, memory_order_acquire);
         if (s == START_DONE)
-            break;
+            return loaded;
         if (s == START_IDLE && claim_start()) {
-            load("on the calling thread");
+            const ts_gpu_ops *ops = load_backend();
+            if (ops)
+                start_device(ops, "on the calling thread");
             finish_start();
-            break;
+            return loaded;
         }
         if (deadline == 0)
             deadline = ts_now() + CALL_WAIT_S;
         if (s == START_RUNNING && !pause_until(deadline))
             return NULL;
     }
-    if (atomic_load_explicit(&starter_state, memory_order_relaxed) == STARTER_JOINABLE)
-        reap_starter(0);
-    return loaded;
 }
 
 int ts_gpu_ready(void)
@@ -152,127 +147,104 @@ void ts_gpu_after_fork(void)
     atomic_store(&forked, 1);
 }
 
-/* Why exiting during the background start is safe (an earlier starter
- * thread crashed in cublasLt: a library's initialiser ran inside dlopen
- * while exit() ran the exit handlers, among them the static destructors
- * that the CUDA libraries' initialisers had just registered).
- *
- * exit() first runs the exiting thread's thread_local destructors
- * (__cxa_thread_atexit_impl), then the atexit list, newest first, and last
- * _dl_fini, which takes the loader's lock (so it waits for a dlopen in
- * flight) and then runs the libraries' destructors.  Handlers the CUDA
- * libraries register while they load are newer than anything we could have
- * registered before, so only the first step comes early enough: a
- * thread-exit hook makes the exiting thread wait, before any exit handler
- * runs, until the start is done and the starter thread has ended.  The hook
- * is set on the initial thread (the constructor) and on every thread whose
- * call reaches the cost model before a start begins; the starter only
- * starts once the claiming thread is hooked.  Registering takes the
- * loader's lock, which the starter holds inside dlopen, and calls must not
- * wait: so a thread whose first such call comes during the start is not
- * hooked, nor is one that made none.  If such a thread calls exit() during
- * the start, the CUDA libraries' handlers may still run during their
- * initialisers (the old crash, reproduced without a GPU by making a device
- * "visible": CUDA_VISIBLE_DEVICES=0).  For those threads an atexit handler
- * registered when the start begins (so newer than the program's earlier
- * handlers and than _dl_fini) waits before any older handler and before
- * any library destructor, and keeps a starter that has not begun loading
- * from loading at all.  Both the
- * atexit handler and the shim's destructor set `exiting`, which a starter
- * that has not begun loading obeys (it loads nothing), and wait at most
- * EXIT_WAIT_S.  quick_exit and _exit run none of the libraries' handlers:
- * the starter simply ends with the process.  In a child forked meanwhile
- * (`forked`) the hooks do nothing: the starter does not exist there. */
+/* The background start's thread: created joinable, and joined at exit, so
+ * that it has ended, its own thread-exit work in the CUDA runtime included,
+ * before the CUDA libraries' exit handlers run. */
+enum { STARTER_NONE, STARTER_JOINABLE, STARTER_JOINED };
+static atomic_int starter_state;
+static pthread_t starter;
+static atomic_int exiting, in_background, cuda_before_start;
+
+/* Why exiting during the background start is safe.  The CUDA libraries'
+ * initialisers register exit handlers (static destructors); exit() runs the
+ * atexit list newest first, then _dl_fini the libraries' destructors.  Run
+ * while one of those initialisers was still running on a thread of ours,
+ * they crashed in cublasLt.  So the start loads every library on the
+ * calling thread (load_backend), before any thread of ours exists: once
+ * dlopen returns, every initialiser has run and every handler they register
+ * is registered.  This handler is registered only then, so it is newer than
+ * theirs and exit() runs it first, whichever thread calls exit(): it waits
+ * (at most EXIT_WAIT_S) for the device start and joins the starter.  The
+ * shim's destructor waits the same way (dlclose, _dl_fini).  quick_exit and
+ * _exit run no handlers: the starter simply ends with the process.  Once
+ * either began, no background start begins, and a starter that has not
+ * begun the device start skips it.  In a child forked meanwhile nothing
+ * waits: the starter does not exist there. */
 static void settle(void)
 {
+    atomic_store(&exiting, 1);
     if (atomic_load(&forked) || atomic_load(&starter_state) == STARTER_NONE)
         return;
     double deadline = ts_now() + EXIT_WAIT_S;
     while (atomic_load(&start_state) == START_RUNNING && pause_until(deadline))
         ;
-    reap_starter(deadline);
+    int joinable = STARTER_JOINABLE;
+    if (atomic_load(&start_state) == START_DONE &&
+        atomic_compare_exchange_strong(&starter_state, &joinable, STARTER_JOINED))
+        pthread_join(starter, NULL);
 }
 
-static void process_exit_hook(void)
+static void *start_thread(void *ops)
 {
-    atomic_store(&exiting, 1);
-    settle();
-}
-
-/* On the initial thread the hook runs when the process exits (or the
- * thread calls pthread_exit, after which background starts are not begun
- * either): no start begins on a thread of its own once exit() is under way,
- * since the CUDA libraries' handlers would then be newer than every hook. */
-static void thread_exit_hook(void *unused)
-{
-    (void)unused;
-    if (getpid() == (pid_t)syscall(SYS_gettid))
-        atomic_store(&exiting, 1);
-    settle();
-}
-
-extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *arg, void *dso) __attribute__((weak));
-extern void *__dso_handle;
-static _Thread_local int exit_hooked __attribute__((tls_model("initial-exec")));
-
-int ts_gpu_hook_thread_exit(void)
-{
-    if (exit_hooked)
-        return 1;
-    if (atomic_load(&start_state) != START_IDLE || !__cxa_thread_atexit_impl ||
-        __cxa_thread_atexit_impl(thread_exit_hook, NULL, &__dso_handle))
-        return 0;
-    exit_hooked = 1;
-    return 1;
-}
-
-static void *start_thread(void *unused)
-{
-    (void)unused;
-    /* BLAS calls made by the libraries it loads go straight to the CPU BLAS. */
+    /* BLAS calls made during the device start go straight to the CPU BLAS. */
     ts_shim_thread();
     if (atomic_load(&exiting))
         ts_log(2, "GPU start skipped: the program is exiting");
     else
-        load("on a background thread");
+        start_device(ops, "on a background thread");
     finish_start();
     return NULL;
+}
+
+/* Starts the thread that starts the device, with no signal of the
+ * program's: 0, or pthread_create's error.  It counts as started before it
+ * is: an exit meanwhile then waits for the start to be done. */
+static int begin_starter(const ts_gpu_ops *ops)
+{
+    atomic_store(&starter_state, STARTER_JOINABLE);
+    static atomic_int exit_wait_set;
+    if (!atomic_exchange(&exit_wait_set, 1))
+        atexit(settle);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&starter, NULL, start_thread, (void *)ops);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        atomic_store(&starter_state, STARTER_NONE);
+    return err;
 }
 
 int ts_gpu_start_background(void)
 {
     if (atomic_load(&start_state) != START_IDLE)
         return 1;
-    if (atomic_load(&forked) || atomic_load(&exiting) || !ts_gpu_hook_thread_exit())
+    if (atomic_load(&forked) || atomic_load(&exiting))
         return 0;
     if (!claim_start())
         return 1;
-    static atomic_int atexit_set;
-    if (!atomic_exchange(&atexit_set, 1))
-        atexit(process_exit_hook);
     atomic_store(&cuda_before_start, ts_gpu_cuda_loaded());
     atomic_store(&in_background, 1);
-    ts_log(2, "GPU start begun on a background thread; calls run on the CPU until it is done");
-    /* The thread takes no signal of the program's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t t;
-    int err = pthread_create(&t, NULL, start_thread, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    const ts_gpu_ops *ops = load_backend();
+    if (!ops) {
+        finish_start();
+        return 1;
+    }
+    ts_log(2, "GPU backend loaded in %.3f s on the calling thread; the device context starts on a background "
+           "thread, calls run on the CPU until it is done", load_s);
+    int err = begin_starter(ops);
     if (err) {
-        /* No thread: the caller starts it the old way. */
+        /* No thread: the call that earns the start makes it, as without a
+         * background start (loading the libraries again finds them loaded). */
         ts_log(2, "no thread for the GPU start (%s); the call that earns it starts it", strerror(err));
         atomic_store(&in_background, 0);
         atomic_store(&start_state, START_IDLE);
         return 0;
     }
-    starter = t;
-    atomic_store(&starter_state, STARTER_JOINABLE);
     return 1;
 }
 
-void ts_gpu_stop(void) { process_exit_hook(); }
+void ts_gpu_stop(void) { settle(); }
 
 /* dl_iterate_phdr callback: stops at once, reporting the loader's count of
  * objects ever added, so an unchanged count means nothing new was loaded. */

@@ -53,18 +53,12 @@ const ts_gpu_ops *ts_gpu(void);
  * after fork (no GPU). */
 int ts_gpu_ready(void);
 
-/* Begins the start on a thread of its own, if none was begun: true while a
- * start is under way or done, false where none can run in the background
- * (no thread-exit hook in this C library, a child after fork, the process
+/* Begins the start, if none was begun: loads the CUDA libraries on the
+ * calling thread (about 0.075 s), then starts the device on a thread of its
+ * own.  True while a start is under way or done (no GPU included), false
+ * where none can begin in the background (a child after fork, the process
  * exiting, no thread): then the caller decides when to start it. */
 int ts_gpu_start_background(void);
-
-/* Hooks the calling thread's exit (and exit() called from it): it waits,
- * bounded, for a background start in flight.  Only while no start is under
- * way (registering takes the loader's lock, which the start holds in
- * dlopen).  False where the thread is not hooked: a start is under way, or
- * the C library has no such hook (then nothing starts in the background). */
-int ts_gpu_hook_thread_exit(void);
 
 /* At the shim's destructor: no background start begins any more, and one
  * in flight is waited for (bounded). */

@@ -1,7 +1,6 @@
 /* Process-level hooks.  The constructor only reads configuration, notes
  * the objects loaded at startup (ts_gpu_cuda_loaded) and arms the
- * forwarding gate (ts_gate_lane_cpu), and hooks the initial thread's exit
- * where the GPU may start in the background: CUDA is touched on the
+ * forwarding gate (ts_gate_lane_cpu): CUDA is touched on the
  * first call that could be offloaded, and every entry point initialises what
  * it needs, since other libraries' constructors may call
  * dgemm_ before this one ran. */
@@ -12,7 +11,6 @@
 #include "gpu_backend.h"
 #include "log.h"
 #include "operand_cache.h"
-#include "route.h"
 #include "stats.h"
 
 static void after_fork_child(void)
@@ -25,12 +23,8 @@ static void after_fork_child(void)
 
 __attribute__((constructor)) static void ts_start(void)
 {
-    const ts_config *cfg = ts_config_get();
+    ts_config_get();
     ts_gpu_watch_init();
-    /* The initial thread's exit waits for a background start in flight
-     * (src/gpu_backend.c says why this makes exit safe). */
-    if (ts_route_background_start(cfg, ts_route_devices_seen()))
-        ts_gpu_hook_thread_exit();
     ts_gate_arm();
     pthread_atfork(NULL, NULL, after_fork_child);
     if (ts_config_rejected())

@@ -144,12 +144,13 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
 
 /* A call the model sends to a GPU that is not started.  Where it can start
  * in the background, the first such call begins the start and every call
- * stays on the CPU until it is done; none waits for it, and none pays for
- * it on the GPU side.  A background start costs the program one core for
- * about 0.4 s, so it needs no forgone savings to earn it; but calls the
- * model keeps on the CPU never begin it, since loading CUDA costs every
- * later call the forwarding gate's fast path and the device a context.
- * Otherwise the call that earns the start makes it, on its own thread. */
+ * stays on the CPU until it is done: that call loads the CUDA libraries
+ * (about 0.075 s), the device context (about 0.3 s) is made on a thread
+ * of its own, and no call waits for that.  So a background start needs no
+ * forgone savings to earn it; but calls the model keeps on the CPU never
+ * begin it, since loading CUDA costs every later call the forwarding
+ * gate's fast path and the device a context.  Otherwise the call that
+ * earns the start makes it, on its own thread. */
 static void start_gpu(ts_call *c, const ts_config *cfg, const ts_profile *prof)
 {
     if (ts_route_background_start(cfg, ts_route_devices_seen()) && ts_gpu_start_background())
@@ -181,10 +182,6 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
     if (cpu) {
         c->reason = cpu;
     } else {
-        /* A thread that may exit during a later background start waits
-         * for it then (src/gpu_backend.c says why). */
-        if (ts_route_background_start(cfg, ts_route_devices_seen()))
-            ts_gpu_hook_thread_exit();
         ts_gpu_residency(c);
         int ready = ts_gpu_ready();
         /* Only GEMMs look: TRSM's GPU path keeps no copies (its B is

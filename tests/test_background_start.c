@@ -1,9 +1,9 @@
-/* The background start, without a GPU: the route and the start's machinery
+/* The background start, without a GPU: the route and the start's state
  * as they run on a machine with a device visible.  CUDA_VISIBLE_DEVICES=0
- * makes a device "visible"; the starter thread then finds no plugin beside
- * this program and ends with no GPU, which exercises the same thread, state
- * and exit hooks as a real start.  The process's exit then runs the hooks
- * (a hang or a crash fails the test). */
+ * makes a device "visible"; the call that begins the start then finds no
+ * plugin beside this program (nor, on a host without one, the CUDA driver)
+ * and ends the start with no GPU.  The starter thread and exit during the
+ * start are tested under the shim (background_start.sh). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
