@@ -4,10 +4,11 @@
  * of the shim's own; every
  * result is compared with OpenBLAS, and the exit status says whether all
  * matched.
- *   background_start main|exit|thread DELAY_MS
+ *   background_start main|exit|thread|other DELAY_MS
  *       one such call, DELAY_MS of sleep, then the program ends while the
- *       start may still run: by returning from main, by exit(), or by exit()
- *       from the thread that made the call.
+ *       start may still run: by returning from main, by exit(), by exit()
+ *       from the thread that made the call, or by exit() from a thread that
+ *       made no BLAS call (the call on the initial thread).
  *   background_start fork
  *       one such call, then fork() at once: the child makes another (on the
  *       CPU) and exits; the parent prints "parent PID child PID", waits and
@@ -44,16 +45,29 @@ static void *call_then_exit(void *unused)
     exit(ok ? 0 : 1);
 }
 
+static void *wait_then_exit(void *ok)
+{
+    sleep_ms(delay_ms);
+    exit(*(int *)ok ? 0 : 1);
+}
+
+/* Runs body on a new thread, which ends the process. */
+static int exit_from_thread(void *(*body)(void *), void *arg)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, body, arg))
+        return 2;
+    pthread_join(t, NULL);
+    return 2; /* not reached */
+}
+
 static int end_during_start(const char *how)
 {
-    if (!strcmp(how, "thread")) {
-        pthread_t t;
-        if (pthread_create(&t, NULL, call_then_exit, NULL))
-            return 2;
-        pthread_join(t, NULL);
-        return 2; /* not reached: the thread ends the process */
-    }
+    if (!strcmp(how, "thread"))
+        return exit_from_thread(call_then_exit, NULL);
     int ok = big_call_ok();
+    if (!strcmp(how, "other"))
+        return exit_from_thread(wait_then_exit, &ok);
     sleep_ms(delay_ms);
     if (!strcmp(how, "exit"))
         exit(ok ? 0 : 1);
@@ -113,8 +127,8 @@ int main(int argc, char **argv)
         return start_hidden();
     if (!strcmp(what, "fork"))
         return fork_during_start();
-    if (!strcmp(what, "main") || !strcmp(what, "exit") || !strcmp(what, "thread"))
+    if (!strcmp(what, "main") || !strcmp(what, "exit") || !strcmp(what, "thread") || !strcmp(what, "other"))
         return end_during_start(what);
-    printf("usage: background_start main|exit|thread DELAY_MS | fork | hidden\n");
+    printf("usage: background_start main|exit|thread|other DELAY_MS | fork | hidden\n");
     return 2;
 }
