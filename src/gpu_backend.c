@@ -3,16 +3,31 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
+#include "gemm_entry.h"
 #include "log.h"
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/* The start: IDLE until a caller claims it, RUNNING while the libraries
+ * load and the device starts (on the claiming thread, the device part of
+ * a background start on the starter thread), DONE once `loaded` says how
+ * it went. */
+enum { START_IDLE, START_RUNNING, START_DONE };
+static atomic_int start_state;
 static const ts_gpu_ops *loaded;
-static atomic_int forked, ready;
+static atomic_int forked;
+
+/* A caller that needs the backend while another thread starts it waits this
+ * long at most (a deadlock, e.g. a caller holding the loader's lock, ends in
+ * the CPU path); an exit waits EXIT_WAIT_S at most. */
+#define CALL_WAIT_S 60.0
+#define EXIT_WAIT_S 5.0
 
 /* The plugin sits in the directory this library was loaded from. */
 static int plugin_path(char *out, size_t size)
@@ -26,56 +41,105 @@ static int plugin_path(char *out, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* Loads the plugin and starts the GPU: the CUDA context and a stream, so
- * the first offloaded call finds them made (cuBLAS and the pinned staging
- * are made by the first call that needs them: cuda/plugin.c). */
-static void load(void)
+/* When the start began, and how long loading the libraries took: the log
+ * line of the device start reports both parts. */
+static double start_t0, load_s;
+
+/* Loads the CUDA driver and the plugin (with cudart, cuBLAS, cublasLt) on
+ * the calling thread and returns the plugin's ops table, or NULL, logged.
+ * The driver comes first, and stays loaded, so that its initialisers run
+ * here too rather than when cudart loads it during the device start. */
+static const ts_gpu_ops *load_backend(void)
 {
-    char path[4096], why[256] = "";
-    double t0 = ts_now();
+    char path[4096];
+    start_t0 = ts_now();
     if (plugin_path(path, sizeof path)) {
         ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
-        return;
+        return NULL;
+    }
+    if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+        ts_log(1, "no usable GPU (%s); every call runs on the CPU", dlerror());
+        return NULL;
     }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         ts_log(1, "GPU backend unavailable (%s); every call runs on the CPU", dlerror());
-        return;
+        return NULL;
     }
-    double t1 = ts_now();
     const ts_gpu_ops *ops = dlsym(h, TS_GPU_OPS_SYMBOL);
     if (!ops || ops->abi != TS_GPU_ABI) {
         ts_log(1, "GPU backend %s does not match this libtsshim.so; every call runs on the CPU", path);
-        return;
+        return NULL;
     }
+    load_s = ts_now() - start_t0;
+    return ops;
+}
+
+/* Starts the device: the CUDA context and a stream, so the first offloaded
+ * call finds them made (cuBLAS and the pinned staging are made by the first
+ * call that needs them: cuda/plugin.c). */
+static void start_device(const ts_gpu_ops *ops, const char *where)
+{
+    char why[256] = "";
+    double t1 = ts_now();
     if (ops->init(ts_config_get(), why, sizeof why)) {
         ts_log(1, "no usable GPU (%s); every call runs on the CPU", why);
         return;
     }
-    /* What a program pays once for the GPU, on the call that starts it. */
+    /* What a program pays once for the GPU, and which thread paid it. */
     double t2 = ts_now();
-    ts_log(2, "GPU started in %.3f s: backend loaded in %.3f s, device context in %.3f s",
-           t2 - t0, t1 - t0, t2 - t1);
+    ts_log(2, "GPU started in %.3f s: backend loaded in %.3f s on the calling thread, device context in %.3f s %s",
+           t2 - start_t0, load_s, t2 - t1, where);
     loaded = ops;
 }
 
-static void load_and_mark(void)
+/* Moves the start from IDLE to RUNNING: true for the one caller that then
+ * loads the backend. */
+static int claim_start(void)
 {
-    load();
-    atomic_store_explicit(&ready, 1, memory_order_release);
+    int idle = START_IDLE;
+    return atomic_compare_exchange_strong(&start_state, &idle, START_RUNNING);
+}
+
+static void finish_start(void) { atomic_store_explicit(&start_state, START_DONE, memory_order_release); }
+
+/* Sleeps a millisecond unless the deadline passed: waits poll the start's
+ * state, which keeps them free of locks a forked child could inherit held. */
+static int pause_until(double deadline)
+{
+    if (ts_now() >= deadline)
+        return 0;
+    nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    return 1;
 }
 
 const ts_gpu_ops *ts_gpu(void)
 {
     if (atomic_load_explicit(&forked, memory_order_relaxed))
         return NULL;
-    pthread_once(&load_once, load_and_mark);
-    return loaded;
+    double deadline = 0;
+    for (;;) {
+        int s = atomic_load_explicit(&start_state, memory_order_acquire);
+        if (s == START_DONE)
+            return loaded;
+        if (s == START_IDLE && claim_start()) {
+            const ts_gpu_ops *ops = load_backend();
+            if (ops)
+                start_device(ops, "on the calling thread");
+            finish_start();
+            return loaded;
+        }
+        if (deadline == 0)
+            deadline = ts_now() + CALL_WAIT_S;
+        if (s == START_RUNNING && !pause_until(deadline))
+            return NULL;
+    }
 }
 
 int ts_gpu_ready(void)
 {
-    return atomic_load_explicit(&ready, memory_order_acquire) || atomic_load_explicit(&forked, memory_order_relaxed);
+    return atomic_load_explicit(&start_state, memory_order_acquire) == START_DONE ||
+           atomic_load_explicit(&forked, memory_order_relaxed);
 }
 
 void ts_gpu_after_fork(void)
@@ -83,6 +147,104 @@ void ts_gpu_after_fork(void)
     atomic_store(&forked, 1);
 }
 
+/* The background start's thread: created joinable, and joined at exit, so
+ * that it has ended, its own thread-exit work in the CUDA runtime included,
+ * before the CUDA libraries' exit handlers run. */
+enum { STARTER_NONE, STARTER_JOINABLE, STARTER_JOINED };
+static atomic_int starter_state;
+static pthread_t starter;
+static atomic_int exiting, in_background, cuda_before_start;
+
+/* Why exiting during the background start is safe.  The CUDA libraries'
+ * initialisers register exit handlers (static destructors); exit() runs the
+ * atexit list newest first, then _dl_fini the libraries' destructors.  Run
+ * while one of those initialisers was still running on a thread of ours,
+ * they crashed in cublasLt.  So the start loads every library on the
+ * calling thread (load_backend), before any thread of ours exists: once
+ * dlopen returns, every initialiser has run and every handler they register
+ * is registered.  This handler is registered only then, so it is newer than
+ * theirs and exit() runs it first, whichever thread calls exit(): it waits
+ * (at most EXIT_WAIT_S) for the device start and joins the starter.  The
+ * shim's destructor waits the same way (dlclose, _dl_fini).  quick_exit and
+ * _exit run no handlers: the starter simply ends with the process.  Once
+ * either began, no background start begins, and a starter that has not
+ * begun the device start skips it.  In a child forked meanwhile nothing
+ * waits: the starter does not exist there. */
+static void settle(void)
+{
+    atomic_store(&exiting, 1);
+    if (atomic_load(&forked) || atomic_load(&starter_state) == STARTER_NONE)
+        return;
+    double deadline = ts_now() + EXIT_WAIT_S;
+    while (atomic_load(&start_state) == START_RUNNING && pause_until(deadline))
+        ;
+    int joinable = STARTER_JOINABLE;
+    if (atomic_load(&start_state) == START_DONE &&
+        atomic_compare_exchange_strong(&starter_state, &joinable, STARTER_JOINED))
+        pthread_join(starter, NULL);
+}
+
+static void *start_thread(void *ops)
+{
+    /* BLAS calls made during the device start go straight to the CPU BLAS. */
+    ts_shim_thread();
+    if (atomic_load(&exiting))
+        ts_log(2, "GPU start skipped: the program is exiting");
+    else
+        start_device(ops, "on a background thread");
+    finish_start();
+    return NULL;
+}
+
+/* Starts the thread that starts the device, with no signal of the
+ * program's: 0, or pthread_create's error.  It counts as started before it
+ * is: an exit meanwhile then waits for the start to be done. */
+static int begin_starter(const ts_gpu_ops *ops)
+{
+    atomic_store(&starter_state, STARTER_JOINABLE);
+    static atomic_int exit_wait_set;
+    if (!atomic_exchange(&exit_wait_set, 1))
+        atexit(settle);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&starter, NULL, start_thread, (void *)ops);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        atomic_store(&starter_state, STARTER_NONE);
+    return err;
+}
+
+int ts_gpu_start_background(void)
+{
+    if (atomic_load(&start_state) != START_IDLE)
+        return 1;
+    if (atomic_load(&forked) || atomic_load(&exiting))
+        return 0;
+    if (!claim_start())
+        return 1;
+    atomic_store(&cuda_before_start, ts_gpu_cuda_loaded());
+    atomic_store(&in_background, 1);
+    const ts_gpu_ops *ops = load_backend();
+    if (!ops) {
+        finish_start();
+        return 1;
+    }
+    ts_log(2, "GPU backend loaded in %.3f s on the calling thread; the device context starts on a background "
+           "thread, calls run on the CPU until it is done", load_s);
+    int err = begin_starter(ops);
+    if (err) {
+        /* No thread: the call that earns the start makes it, as without a
+         * background start (loading the libraries again finds them loaded). */
+        ts_log(2, "no thread for the GPU start (%s); the call that earns it starts it", strerror(err));
+        atomic_store(&in_background, 0);
+        atomic_store(&start_state, START_IDLE);
+        return 0;
+    }
+    return 1;
+}
+
+void ts_gpu_stop(void) { settle(); }
 
 /* dl_iterate_phdr callback: stops at once, reporting the loader's count of
  * objects ever added, so an unchanged count means nothing new was loaded. */
@@ -183,6 +345,11 @@ void ts_gpu_residency(ts_call *c)
     c->res_a = c->res_b = c->res_c = TS_MEM_HOST;
     c->device = -1;
     if (!ts_gpu_cuda_loaded())
+        return;
+    /* While the background start runs, the CUDA driver in the process may be
+     * the start's own: a program that had none when it began holds no
+     * device pointer, and its calls do not wait for the start. */
+    if (!ts_gpu_ready() && atomic_load(&in_background) && !atomic_load(&cuda_before_start))
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)

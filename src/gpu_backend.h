@@ -43,15 +43,26 @@ typedef struct {
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no
- * device, or a child after fork of a process that used CUDA). */
+ * device, or a child after fork of a process that used CUDA).  The first
+ * caller starts it; a caller that finds a start in flight (the background
+ * start, or another thread's) waits for it. */
 const ts_gpu_ops *ts_gpu(void);
 
 /* True once ts_gpu() returns at once: the backend's start (plugin, CUDA
- * context, cuBLAS, pinned staging) is done, whether or not a GPU proved
- * usable, or this is a child after fork (no GPU). */
+ * context) is done, whether or not a GPU proved usable, or this is a child
+ * after fork (no GPU). */
 int ts_gpu_ready(void);
 
+/* Begins the start, if none was begun: loads the CUDA libraries on the
+ * calling thread (about 0.075 s), then starts the device on a thread of its
+ * own.  True while a start is under way or done (no GPU included), false
+ * where none can begin in the background (a child after fork, the process
+ * exiting, no thread): then the caller decides when to start it. */
+int ts_gpu_start_background(void);
 
+/* At the shim's destructor: no background start begins any more, and one
+ * in flight is waited for (bounded). */
+void ts_gpu_stop(void);
 
 /* Fills the residency of the operands; all host unless CUDA is loaded in
  * the process (no CUDA, no device pointers). */

@@ -33,6 +33,7 @@ __attribute__((constructor)) static void ts_start(void)
 
 __attribute__((destructor)) static void ts_stop(void)
 {
+    ts_gpu_stop();
     ts_stats_report();
     ts_cache_report();
 }

@@ -51,27 +51,35 @@ const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg)
     return ts_route_cpu_reason(cfg, c->routine, ts_call_flops(c));
 }
 
-/* The devices this process sees before the backend can say: the entries of
- * CUDA_VISIBLE_DEVICES, else the driver's device nodes, at least one. */
-static int devices_guess(void)
+int ts_route_devices_listed(const char *visible, int nodes)
 {
-    static atomic_int known;
+    if (!visible)
+        return nodes;
+    int n = *visible ? 1 : 0;
+    for (; *visible; visible++)
+        n += *visible == ',';
+    return n;
+}
+
+int ts_route_devices_seen(void)
+{
+    static atomic_int known = -1;
     int n = atomic_load_explicit(&known, memory_order_relaxed);
-    if (n)
+    if (n >= 0)
         return n;
-    const char *v = getenv("CUDA_VISIBLE_DEVICES");
-    if (v) {
-        for (n = *v ? 1 : 0; *v; v++)
-            n += *v == ',';
-    } else {
-        glob_t g;
-        if (!glob("/dev/nvidia[0-9]*", 0, NULL, &g))
-            n = (int)g.gl_pathc;
-        globfree(&g);
-    }
-    n = n > 0 ? n : 1;
+    int nodes = 0;
+    glob_t g;
+    if (!glob("/dev/nvidia[0-9]*", 0, NULL, &g))
+        nodes = (int)g.gl_pathc;
+    globfree(&g);
+    n = ts_route_devices_listed(getenv("CUDA_VISIBLE_DEVICES"), nodes);
     atomic_store_explicit(&known, n, memory_order_relaxed);
     return n;
+}
+
+int ts_route_background_start(const ts_config *cfg, int devices)
+{
+    return cfg->mode == TS_MODE_AUTO && cfg->background_start && devices > 0;
 }
 
 /* Ranks of an MPI job on this node that share this process's GPU.  Such
@@ -82,7 +90,8 @@ static int devices_guess(void)
 static int gpu_sharers(const ts_config *cfg)
 {
     const ts_gpu_ops *g = ts_gpu_ready() ? ts_gpu() : NULL;
-    return ts_launcher_sharers(cfg->device, g ? g->device_count() : devices_guess());
+    int seen = ts_route_devices_seen();
+    return ts_launcher_sharers(cfg->device, g ? g->device_count() : seen > 0 ? seen : 1);
 }
 
 int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready)
@@ -133,6 +142,23 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
     return before + c->predicted_cpu_s - c->predicted_gpu_s >= prof->gpu_start_s;
 }
 
+/* A call the model sends to a GPU that is not started.  Where it can start
+ * in the background, the first such call begins the start and every call
+ * stays on the CPU until it is done: that call loads the CUDA libraries
+ * (about 0.075 s), the device context (about 0.3 s) is made on a thread
+ * of its own, and no call waits for that.  So a background start needs no
+ * forgone savings to earn it; but calls the model keeps on the CPU never
+ * begin it, since loading CUDA costs every later call the forwarding
+ * gate's fast path and the device a context.  Otherwise the call that
+ * earns the start makes it, on its own thread. */
+static void start_gpu(ts_call *c, const ts_config *cfg, const ts_profile *prof)
+{
+    if (ts_route_background_start(cfg, ts_route_devices_seen()) && ts_gpu_start_background())
+        decide(c, TS_RUN_CPU, "gpu starting");
+    else if (start_earned(c, prof))
+        decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
+}
+
 ts_action ts_route(ts_call *c, const ts_config *cfg)
 {
     if (ts_validate(c)) {
@@ -164,13 +190,9 @@ ts_action ts_route(ts_call *c, const ts_config *cfg)
         if (cfg->mode == TS_MODE_AUTO && !ts_call_on_device(c) && !ts_route_host_cpu(c, cfg) &&
             ts_routine_args(c->routine) == TS_ARGS_GEMM)
             ts_cache_look(c, cfg, ready ? ts_gpu() : NULL);
-        /* Starting the GPU on a thread of its own raced with a program that
-         * ended meanwhile (a library's initialiser still running in dlopen
-         * while the exit handlers ran crashed in cublasLt): the call that
-         * earns the start makes it. */
         const ts_profile *prof = ts_profile_get();
-        if (ts_route_decide(c, cfg, prof, ready) && start_earned(c, prof))
-            decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
+        if (ts_route_decide(c, cfg, prof, ready))
+            start_gpu(c, cfg, prof);
     }
     if (c->decision == TS_RUN_GPU)
         return TS_ACTION_GPU;

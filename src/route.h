@@ -38,6 +38,20 @@ const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops
  * the CPU: infinite in cpu mode or for a disabled routine, 0 in gpu mode. */
 double ts_route_cpu_below(const ts_config *cfg, ts_routine r);
 
+/* Devices named by CUDA_VISIBLE_DEVICES (visible, when set: its entries),
+ * else the driver's device nodes (nodes): what the process can see before
+ * the backend can say; 0 when none. */
+int ts_route_devices_listed(const char *visible, int nodes);
+
+/* ts_route_devices_listed of this process (/dev/nvidia[0-9]*), read once. */
+int ts_route_devices_seen(void);
+
+/* Whether a call the model sends to a GPU not yet started begins the
+ * start on a thread of its own (and stays on the CPU, reason "gpu
+ * starting"): auto mode, TSSHIM_BACKGROUND_START, and a device visible.
+ * Otherwise the start is earned by forgone savings and made by a call. */
+int ts_route_background_start(const ts_config *cfg, int devices);
+
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */
 int ts_call_on_device(const ts_call *c);

@@ -6,13 +6,15 @@ ROBUSTNESS_CHECK = tests/checked_gemm.c tests/checked_gemm.h \
 ROBUSTNESS_LIBS = $(BLAS_LIBS) -lm
 
 if HAVE_OPENBLAS
-check_PROGRAMS += tests/threads_stress tests/fork_child tests/nan_inf tests/exit_paths
+check_PROGRAMS += tests/threads_stress tests/fork_child tests/nan_inf tests/exit_paths tests/background_start
 tests_threads_stress_SOURCES = tests/threads_stress.c $(ROBUSTNESS_CHECK)
 tests_threads_stress_LDADD = $(ROBUSTNESS_LIBS)
 tests_fork_child_SOURCES = tests/fork_child.c $(ROBUSTNESS_CHECK)
 tests_fork_child_LDADD = $(ROBUSTNESS_LIBS)
 tests_nan_inf_SOURCES = tests/nan_inf.c $(ROBUSTNESS_CHECK)
 tests_nan_inf_LDADD = $(ROBUSTNESS_LIBS)
+tests_background_start_SOURCES = tests/background_start.c $(ROBUSTNESS_CHECK)
+tests_background_start_LDADD = $(ROBUSTNESS_LIBS) -lpthread
 
 # A real shared library (hence -rpath), so that its constructor and
 # destructor run apart from the program's and the shim's.
@@ -36,10 +38,11 @@ tests_threads_stress_cuda_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 tests_threads_stress_cuda_LDADD = $(ROBUSTNESS_LIBS) $(CUDA_LIBS)
 endif
 
-TESTS += tests/threads_stress.sh tests/fork_child.sh tests/nan_inf.sh tests/exit_paths.sh tests/faults.sh
+TESTS += tests/threads_stress.sh tests/fork_child.sh tests/nan_inf.sh tests/exit_paths.sh tests/faults.sh \
+	tests/background_start.sh
 endif
 EXTRA_DIST += tests/tap-programs.sh tests/threads_stress.sh tests/fork_child.sh tests/nan_inf.sh \
-	tests/exit_paths.sh tests/faults.sh tests/run-compute-sanitizer.sh
+	tests/exit_paths.sh tests/faults.sh tests/background_start.sh tests/run-compute-sanitizer.sh
 
 # compute-sanitizer (memcheck, racecheck, synccheck) over the GPU test
 # programs, on a host with a GPU; prints TAP.

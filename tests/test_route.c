@@ -1,5 +1,6 @@
 /* Routing decisions: modes, disabled routines, device operands, the cost
  * model, its corrections from measured calls, and the GPU's start. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "classify.h"
@@ -280,6 +281,24 @@ int main(void)
     tap_ok(start_ok, "auto: a call the model sends to the GPU stays on the CPU while it is not started, and runs there once it is");
 
     check_learning(&start_cfg, prof);
+
+    /* Where the start may run on a thread of its own: auto mode, the key on,
+     * a device visible (CUDA_VISIBLE_DEVICES's entries when set, else the
+     * driver's device nodes).  Elsewhere the start ledger decides. */
+    tap_ok(ts_route_devices_listed(NULL, 0) == 0 && ts_route_devices_listed(NULL, 2) == 2 &&
+               ts_route_devices_listed("", 4) == 0 && ts_route_devices_listed("0", 0) == 1 &&
+               ts_route_devices_listed("1,0", 8) == 2,
+           "devices visible: CUDA_VISIBLE_DEVICES's entries when set, else the device nodes");
+    ts_config bg = start_cfg;
+    int bg_ok = ts_route_background_start(&bg, 1) && !ts_route_background_start(&bg, 0);
+    bg.background_start = 0;
+    bg_ok &= !ts_route_background_start(&bg, 1);
+    bg.background_start = 1;
+    bg.mode = TS_MODE_CPU;
+    bg_ok &= !ts_route_background_start(&bg, 1);
+    bg.mode = TS_MODE_GPU;
+    bg_ok &= !ts_route_background_start(&bg, 1);
+    tap_ok(bg_ok, "background start: auto mode with TSSHIM_BACKGROUND_START=1 and a device only");
 
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);

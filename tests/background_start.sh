@@ -1,0 +1,110 @@
+#!/bin/sh
+# The GPU's background start in auto mode (background_start.c), with the
+# built-in figures (a profile that does not exist), which send a square D
+# GEMM of 512 to the GPU.  Every result is checked against OpenBLAS by the
+# program.  Timings are not asserted.
+# - Nothing starts in the background without a visible device
+#   (CUDA_VISIBLE_DEVICES empty, or no device here) or with
+#   TSSHIM_BACKGROUND_START=0: the start ledger keeps the call on the CPU.
+# - The call begins the start ("gpu starting"): it loads the CUDA libraries
+#   and a thread of the shim's starts the device.  A program that ends while
+#   the start runs (returning from main, exit(), exit() from the calling
+#   thread, exit() from a thread that made no BLAS call; RUNS runs each, 0 to
+#   360 ms after the call) exits 0 with nothing on stderr; a child forked
+#   meanwhile computes on the CPU and exits 0.  Without a GPU these run with
+#   CUDA_VISIBLE_DEVICES=0 and the toolkit's stub driver as libcuda.so.1:
+#   the start then loads the same libraries and finds no device.  Exiting
+#   used to race the libraries' initialisers there (a crash in cublasLt).
+# - On a GPU host, after a second of CPU work the program's later calls are
+#   offloaded (the exit report's offloaded > 0).
+. "$abs_top_srcdir/tests/tap-functions.sh"
+. "$abs_top_srcdir/tests/tap-programs.sh"
+prog=$abs_top_builddir/tests/background_start
+runs=${TSSHIM_BACKGROUND_RUNS:-30}
+
+# shim VAR=VALUE... PROGRAM ARGS: runs under the shim in auto mode.
+shim() {
+  env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=auto TSSHIM_PROFILE="$tap_tmp/no.profile" "$@"
+}
+
+# no_start LABEL VAR=VALUE...: the call stays on the CPU by the ledger and no
+# background start is logged.
+no_start() {
+  label=$1
+  shift
+  shim "$@" TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/log" "$prog" main 0 >/dev/null 2>&1
+  status=$?
+  sed 's/^/# /' "$tap_tmp/log"
+  [ $status -eq 0 ] && grep -q 'run=cpu (cost model: gpu faster, gpu start not repaid yet)' "$tap_tmp/log" &&
+    ! grep -q 'background' "$tap_tmp/log"
+  tap_check $? "$label: the ledger keeps the call on the CPU, nothing starts in the background"
+  rm -f "$tap_tmp/log"
+}
+
+begun='GPU backend loaded in .* on the calling thread; the device context starts on a background thread'
+no_start "no device visible (CUDA_VISIBLE_DEVICES empty)" CUDA_VISIBLE_DEVICES=
+no_start "TSSHIM_BACKGROUND_START=0" TSSHIM_BACKGROUND_START=0
+if have_gpu; then
+  gpu=1
+  visible=
+else
+  gpu=
+  no_start "no CUDA device here"
+  # The stub driver sits in the toolkit beside the cudart the plugin loads.
+  cudart=$(ldd "$abs_top_builddir/.libs/libtsshim-cuda.so" 2>/dev/null | sed -n 's/.*=> \(.*\)\/libcudart\.so.*/\1/p')
+  visible=CUDA_VISIBLE_DEVICES=0
+  if [ -n "$cudart" ] && [ -e "$cudart/stubs/libcuda.so" ]; then
+    mkdir "$tap_tmp/driver"
+    ln -s "$cudart/stubs/libcuda.so" "$tap_tmp/driver/libcuda.so.1"
+    visible="$visible LD_LIBRARY_PATH=$tap_tmp/driver"
+  else
+    # Then the start finds no driver and loads nothing.
+    begun='no usable GPU (libcuda.so.1'
+  fi
+  echo "# no CUDA device: the start runs with $visible and finds no device"
+fi
+
+shim $visible TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/log" "$prog" main 0 >/dev/null 2>&1
+status=$?
+sed 's/^/# /' "$tap_tmp/log"
+[ $status -eq 0 ] && grep -q 'run=cpu (gpu starting)' "$tap_tmp/log" &&
+  grep -q "$begun" "$tap_tmp/log"
+tap_check $? "the call begins the start and stays on the CPU (status $status, log: $begun)"
+
+for how in main exit thread other; do
+  bad=0
+  i=0
+  while [ $i -lt "$runs" ]; do
+    shim $visible TSSHIM_VERBOSE=0 "$prog" $how $((i * 37 % 361)) >"$tap_tmp/out" 2>"$tap_tmp/err"
+    status=$?
+    if [ $status -ne 0 ] || [ -s "$tap_tmp/err" ]; then
+      bad=$((bad + 1))
+      echo "# run $i: status $status"
+      sed 's/^/# /' "$tap_tmp/out" "$tap_tmp/err"
+    fi
+    i=$((i + 1))
+  done
+  [ $bad -eq 0 ]
+  tap_check $? "exit during the start: $how: $runs runs exit 0 with nothing on stderr ($bad did not)"
+done
+
+shim $visible TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/fork.%p" "$prog" fork >"$tap_tmp/out" 2>"$tap_tmp/err"
+status=$?
+read -r _ parent _ child <"$tap_tmp/out"
+sed 's/^/# /' "$tap_tmp/out" "$tap_tmp/err"
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && grep -q 'run=cpu (gpu starting)' "$tap_tmp/fork.$parent" &&
+  grep -q 'dgemm_ NN .* run=cpu' "$tap_tmp/fork.$child" && ! grep -q ' run=gpu ' "$tap_tmp/fork.$child"
+tap_check $? "fork during the start: the child computes on the CPU and exits 0 (status $status)"
+
+if [ -z "$gpu" ]; then
+  tap_skip_point "no CUDA device: the start is hidden"
+  tap_end
+  exit
+fi
+shim TSSHIM_VERBOSE=1 TSSHIM_LOG="$tap_tmp/hidden" "$prog" hidden >"$tap_tmp/out" 2>"$tap_tmp/err"
+status=$?
+sed 's/^/# /' "$tap_tmp/hidden" "$tap_tmp/err"
+offloaded=$(sed -n 's/^tsshim: dgemm_ calls=[0-9]* offloaded=\([0-9]*\) .*/\1/p' "$tap_tmp/hidden")
+[ $status -eq 0 ] && [ "${offloaded:-0}" -gt 0 ]
+tap_check $? "the start is hidden: after a second of CPU work the calls are offloaded (offloaded=${offloaded:-none})"
+tap_end
