@@ -255,6 +255,15 @@ int main(void)
     square.res_a = square.res_b = square.res_c = TS_MEM_PINNED;
     tap_ok(ts_split_devices(&square, &cfg, &fake, dev) == 8, "the same call on pinned memory: split in 8");
     visible = 3;
+    /* A pageable A of 12.8 GB: split while nothing of it is on the home
+     * device; once the cache expects to hold half of it (seen once
+     * before), the whole call re-sends less than the parts together. */
+    ts_call reused = make_call(&cfg, TS_D, 'N', 'N', 40000, 8, 40000, &one, a, b, &one, cm);
+    reused.beta_zero = 1;
+    int first = ts_split_devices(&reused, &cfg, &fake, dev);
+    reused.resident[TS_OP_A] = 0.5 * 40000.0 * 40000 * 8;
+    tap_ok(first == 3 && ts_split_devices(&reused, &cfg, &fake, dev) == 0,
+           "a pageable TSM2 call: split in 3 when new (%d), run whole once half of A is expected resident", first);
 
     /* Whole calls through the fake backend, over devices 0, 1, 2. */
     static const char trans[] = "NTC";
