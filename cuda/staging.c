@@ -79,10 +79,8 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         if ((*err = make_device(s, device)))
             goto fail;
         r->ready = 1;
-        /* Another device moves data too: packing for it needs threads of its own. */
-        int devices = atomic_fetch_add(&devices_staging, 1) + 1;
-        if (devices > 1)
-            ts_copy_devices(devices);
+        /* Each device that moves data needs packing threads of its own. */
+        ts_copy_devices(atomic_fetch_add(&devices_staging, 1) + 1);
     }
     if (buffers && !s->mem) {
         ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);

@@ -153,7 +153,16 @@ void ts_gpu_after_fork(void)
 enum { STARTER_NONE, STARTER_JOINABLE, STARTER_JOINED };
 static atomic_int starter_state;
 static pthread_t starter;
-static atomic_int exiting, in_background, cuda_before_start;
+static atomic_int exiting;
+
+/* The loader's count of objects ever added once a background start loaded
+ * its libraries into a process that had no CUDA driver before, else 0.
+ * While the count stays so and the start runs, every CUDA object in the
+ * process is the start's own, so no operand can be device memory and no
+ * call need wait for the start (ts_gpu_residency); a later load, the
+ * program's own CUDA say, makes calls wait for it. */
+static _Atomic unsigned long long own_adds;
+static unsigned long long loader_adds(void);
 
 /* Why exiting during the background start is safe.  The CUDA libraries'
  * initialisers register exit handlers (static destructors); exit() runs the
@@ -223,13 +232,14 @@ int ts_gpu_start_background(void)
         return 0;
     if (!claim_start())
         return 1;
-    atomic_store(&cuda_before_start, ts_gpu_cuda_loaded());
-    atomic_store(&in_background, 1);
+    int had_cuda = ts_gpu_cuda_loaded();
     const ts_gpu_ops *ops = load_backend();
     if (!ops) {
         finish_start();
         return 1;
     }
+    if (!had_cuda)
+        atomic_store(&own_adds, loader_adds());
     ts_log(2, "GPU backend loaded in %.3f s on the calling thread; the device context starts on a background "
            "thread, calls run on the CPU until it is done", load_s);
     int err = begin_starter(ops);
@@ -237,7 +247,7 @@ int ts_gpu_start_background(void)
         /* No thread: the call that earns the start makes it, as without a
          * background start (loading the libraries again finds them loaded). */
         ts_log(2, "no thread for the GPU start (%s); the call that earns it starts it", strerror(err));
-        atomic_store(&in_background, 0);
+        atomic_store(&own_adds, 0);
         atomic_store(&start_state, START_IDLE);
         return 0;
     }
@@ -253,6 +263,14 @@ static int read_adds(struct dl_phdr_info *info, size_t size, void *data)
     (void)size;
     *(unsigned long long *)data = info->dlpi_adds;
     return 1;
+}
+
+/* The loader's count of objects ever added (under the loader's lock). */
+static unsigned long long loader_adds(void)
+{
+    unsigned long long adds = 0;
+    dl_iterate_phdr(read_adds, &adds);
+    return adds;
 }
 
 static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)
@@ -329,8 +347,7 @@ int ts_gpu_cuda_loaded(void)
      * could not read their device pointers anyway. */
     if (ts_gpu_nothing_loaded_since(ts_gpu_startup_tail()))
         return 0;
-    unsigned long long adds = 0;
-    dl_iterate_phdr(read_adds, &adds);
+    unsigned long long adds = loader_adds();
     if (adds == atomic_load_explicit(&checked_adds, memory_order_relaxed))
         return 0;
     int found = dl_iterate_phdr(is_cuda_driver, NULL);
@@ -346,10 +363,11 @@ void ts_gpu_residency(ts_call *c)
     c->device = -1;
     if (!ts_gpu_cuda_loaded())
         return;
-    /* While the background start runs, the CUDA driver in the process may be
-     * the start's own: a program that had none when it began holds no
-     * device pointer, and its calls do not wait for the start. */
-    if (!ts_gpu_ready() && atomic_load(&in_background) && !atomic_load(&cuda_before_start))
+    /* While the background start runs, the CUDA objects in the process may
+     * all be the start's own (own_adds): then no operand is device memory,
+     * and the call does not wait for the start. */
+    unsigned long long own = atomic_load(&own_adds);
+    if (own && !ts_gpu_ready() && loader_adds() == own)
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)
