@@ -78,10 +78,11 @@ static const e2e_case cases[] = {
     CALL("tsmttsm_d_w8_managed", "tsmttsm", 'd', 'T', 'N', 8, 8, M24, 0, MANAGED, 1),
     /* One call for several GPUs (issue 28, bench/run-split.sh): 32 GiB of
      * host operands, pageable and pinned (no packing: the links alone); a
-     * square GEMM of 25 GiB. */
+     * square GEMM of 25 GiB, pageable and pinned. */
     CALL("split_gram_d_w16", "tsmttsm", 'd', 'T', 'N', 16, 16, 1L << 27, 0, HOST, 1),
     CALL("split_gram_d_w16_pinned", "tsmttsm", 'd', 'T', 'N', 16, 16, 1L << 27, 0, PINNED, 1),
     CALL("split_square_d_32768", "regular", 'd', 'N', 'N', 32768, 32768, 32768, 0, HOST, 1),
+    CALL("split_square_d_32768_pinned", "regular", 'd', 'N', 'N', 32768, 32768, 32768, 0, PINNED, 1),
     /* Operand reuse (issue 21): `calls` calls in all, the first one cold. */
     { "reuse_tsm2_d_w16", "tsm2", "reuse", 'd', 'N', 'N', 20480, 16, 20480, 0, HOST, 12, e2e_run_reuse },
     { "rewrite_tsm2_d_w16", "tsm2", "reuse", 'd', 'N', 'N', 20480, 16, 20480, 0, HOST, 12, e2e_run_rewrite },

@@ -17,6 +17,17 @@
 #                           (bench/run-split.sh)
 #   run-gpu-host.sh split   that benchmark alone (the normal tree built
 #                           first when the machine no longer has it)
+#   run-gpu-host.sh measure device 0 alone (CUDA_VISIBLE_DEVICES): SYRK and
+#                           TRSM on device data (bench_level3_gpu), a
+#                           calibration, the end-to-end benchmark's reuse,
+#                           chain and program cases and the call cases
+#                           named by TSSHIM_MEASURE_CASES, the reuse cases
+#                           again with huge pages for malloc
+#                           (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), and the
+#                           demo at its realistic size in auto mode (D and S
+#                           60 iterations, D again with huge pages, Z 20);
+#                           builds the normal tree first when the machine no
+#                           longer has it
 #   run-gpu-host.sh mpi     ScaLAPACK's testers with TSSHIM_SCALAPACK_NP (8)
 #                           ranks spread over the GPUs under MPS
 #                           (.gpu/scalapack/tests and lib: the testers and
@@ -208,6 +219,49 @@ split)
   split_bench
   cat "$log/split-bench.txt"
   ;;
+measure)
+  [ -f "$work/build/.libs/libtsshim.so" ] || { unpack && build_tree build; }
+  export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+  cd "$work/build" || exit 1
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader -i "$CUDA_VISIBLE_DEVICES"
+  LD_PRELOAD=$work/build/.libs/libtsshim.so timeout 120 ./bench/bench_level3_gpu 24 >"$out/level3.txt" 2>&1
+  echo "level3: exit $? ($(($(date +%s) - start)) s)"
+  timeout 120 ./tools/tsshim-calibrate -o "$out/profile" --plugin "$work/build/.libs/libtsshim-cuda.so" \
+    >"$log/calibrate.txt" 2>&1
+  echo "calibrate: exit $? ($(($(date +%s) - start)) s)"
+  e2e() {
+    BENCH=./bench/bench_e2e TSSHIM_LIB=$work/build/.libs/libtsshim.so E2E_ROUNDS=1 timeout "$(left 240)" \
+      sh "$work/src/bench/run-e2e.sh" "$@"
+  }
+  reuse='reuse_tsm2_d_w16 rewrite_tsm2_d_w16 reuse_gram_d_w16 chain_d_w16 program_square_d_4096 program_rankk_d_w32'
+  e2e "$out/e2e" "$out/profile" $reuse ${TSSHIM_MEASURE_CASES:-} >"$log/e2e.txt" 2>&1
+  echo "e2e: exit $? ($(($(date +%s) - start)) s)"
+  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 e2e "$out/e2e-hugepages" "$out/profile" reuse_tsm2_d_w16 chain_d_w16 \
+    >"$log/e2e-hugepages.txt" 2>&1
+  echo "e2e, huge pages: exit $? ($(($(date +%s) - start)) s)"
+  # demo NAME ARGS REPEATS PROGRAM...: the demo in auto mode at the given size.
+  demo() {
+    name=$1 args=$2 repeats=$3
+    shift 3
+    TSDEMO_ARGS=$args TSDEMO_REPEATS=$repeats TSDEMO_CSV=$out/demo-$name.csv TSSHIM_MODE=auto \
+      TSSHIM_PROFILE=$out/profile TSSHIM_LIB=$work/build/.libs/libtsshim.so timeout "$(left 30)" \
+      sh "$work/src/examples/run-demo.sh" "$@" >"$log/demo-$name.txt" 2>&1
+    echo "demo $name: exit $? ($(($(date +%s) - start)) s)"
+  }
+  demo ds '32768 16 60 10' 2 "$carry"/demo/subspace_d "$carry"/demo/subspace_s
+  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 demo d-hugepages '32768 16 60 10' 2 "$carry"/demo/subspace_d
+  demo z '32768 16 20 10' 1 "$carry"/demo/subspace_z
+  echo "== SYRK and TRSM on device data"
+  cat "$out/level3.txt"
+  for f in e2e e2e-hugepages; do
+    echo "== $f"
+    sed -n '/^case /,/^== pipeline phases/p; /^(total /,$p' "$log/$f.txt" | grep -v '^== pipeline phases'
+  done
+  for f in ds d-hugepages z; do
+    echo "== demo $f"
+    tail -n 6 "$log/demo-$f.txt"
+  done
+  ;;
 mpi)
   if [ ! -f "$work/build/.libs/libtsshim.so" ]; then
     unpack
@@ -251,4 +305,5 @@ mpi)
   done
   ;;
 esac
-cd "$out" && tar czf logs.tar.gz logs $(ls -d datapath cholqr split-logs 2>/dev/null) && rm -rf logs datapath cholqr split-logs
+cd "$out" && tar czf logs.tar.gz logs $(ls -d datapath cholqr split-logs e2e*/e2e-logs 2>/dev/null) &&
+  rm -rf logs datapath cholqr split-logs e2e*/e2e-logs

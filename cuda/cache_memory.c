@@ -2,38 +2,18 @@
 
 #include <cuda_runtime_api.h>
 
+#include "context.h"
 #include "gemm.h"
 #include "launcher.h"
 #include "staged_copy.h"
 
-/* Runs on the home device and puts the caller's device back. */
-typedef struct {
-    int prev;
-    cudaError_t err;
-} on_home;
-
-static on_home enter(void)
-{
-    on_home h = { -1, cudaGetDevice(&h.prev) };
-    if (!h.err && h.prev != ts_gpu_home)
-        h.err = cudaSetDevice(ts_gpu_home);
-    return h;
-}
-
-static void leave(on_home h)
-{
-    if (h.prev >= 0 && h.prev != ts_gpu_home)
-        cudaSetDevice(h.prev);
-    cudaGetLastError();
-}
-
 size_t ts_home_free(void)
 {
     size_t free_b = 0, total = 0;
-    on_home h = enter();
+    ts_device_scope h = ts_device_enter(ts_gpu_home);
     if (h.err || cudaMemGetInfo(&free_b, &total))
         free_b = 0;
-    leave(h);
+    ts_device_leave(h);
     return free_b;
 }
 
@@ -50,26 +30,26 @@ size_t ts_cache_budget(const ts_config *cfg)
 void *ts_cache_alloc(size_t bytes)
 {
     void *p = NULL;
-    on_home h = enter();
+    ts_device_scope h = ts_device_enter(ts_gpu_home);
     if (h.err || cudaMalloc(&p, bytes))
         p = NULL;
-    leave(h);
+    ts_device_leave(h);
     return p;
 }
 
 void ts_cache_free(void *dev)
 {
-    on_home h = enter();
+    ts_device_scope h = ts_device_enter(ts_gpu_home);
     if (!h.err)
         cudaFree(dev);
-    leave(h);
+    ts_device_leave(h);
 }
 
 int ts_cache_upload(void *dev, const void *host, size_t bytes, const ts_config *cfg)
 {
-    on_home h = enter();
+    ts_device_scope h = ts_device_enter(ts_gpu_home);
     const ts_region whole = { 0, 0, (int64_t)bytes, 1, (int64_t)bytes };
     cudaError_t err = h.err ? h.err : ts_staged_upload(dev, host, &whole, 1, cfg);
-    leave(h);
+    ts_device_leave(h);
     return err ? -1 : 0;
 }

@@ -101,3 +101,18 @@ cublasHandle_t ts_gpu_cublas(ts_gpu_context *c)
     c->cublas = h;
     return h;
 }
+
+ts_device_scope ts_device_enter(int device)
+{
+    ts_device_scope s = { -1, device, cudaGetDevice(&s.prev) };
+    if (!s.err && s.prev != device)
+        s.err = cudaSetDevice(device);
+    return s;
+}
+
+void ts_device_leave(ts_device_scope s)
+{
+    if (s.prev >= 0 && s.prev != s.device)
+        cudaSetDevice(s.prev);
+    cudaGetLastError();
+}

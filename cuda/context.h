@@ -28,4 +28,15 @@ ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err);
  * programs whose calls all run on the tuned or small kernels never need. */
 cublasHandle_t ts_gpu_cublas(ts_gpu_context *c);
 
+/* A backend op's device: `device` made current, the caller's put back by
+ * ts_device_leave (which also clears a non-sticky error, so that the
+ * program's next CUDA call does not see ours). */
+typedef struct {
+    int prev, device;
+    cudaError_t err;
+} ts_device_scope;
+
+ts_device_scope ts_device_enter(int device);
+void ts_device_leave(ts_device_scope s);
+
 #endif

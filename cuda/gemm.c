@@ -41,16 +41,14 @@ static ts_call device_view(const ts_call *c)
 int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
     double t0 = ts_now();
-    int prev = -1;
     int dev = c->device >= 0 ? c->device : ts_gpu_home;
     const char *path = "cublas";
     int rc = 0;
 
     why[0] = 0;
     ts_call d = device_view(c);
-    cudaError_t err = cudaGetDevice(&prev);
-    if (!err && prev != dev)
-        err = cudaSetDevice(dev);
+    ts_device_scope scope = ts_device_enter(dev);
+    cudaError_t err = scope.err;
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
     if (ctx && all_on_device(&d))
         err = in_place(&d, ctx, cfg, &path);
@@ -63,15 +61,13 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     c->bytes_h2d = d.bytes_h2d;
     c->bytes_d2h = d.bytes_d2h;
     c->gpu_phases = d.gpu_phases;
-    if (prev >= 0 && prev != dev)
-        cudaSetDevice(prev);
+    /* Also clears a non-sticky error, so that the next call starts clean. */
+    ts_device_leave(scope);
     c->gpu_path = path;
     c->gpu_seconds = ts_now() - t0;
     if (err) {
         snprintf(why, why_len, "%s", cudaGetErrorString(err));
         rc = -1;
     }
-    if (rc)
-        cudaGetLastError(); /* clear a non-sticky error so the next call starts clean */
     return rc;
 }

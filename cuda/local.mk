@@ -17,6 +17,7 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/copy_pool.c cuda/copy_pool.h \
 	cuda/staged_copy.c cuda/staged_copy.h \
 	cuda/cache_memory.c cuda/cache_memory.h \
+	cuda/replica.c cuda/replica.h \
 	src/slicing.c src/slicing.h \
 	src/launcher.c src/launcher.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)

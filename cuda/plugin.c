@@ -10,6 +10,7 @@
 #include "context.h"
 #include "gemm.h"
 #include "level3_cublas.h"
+#include "replica.h"
 #include "residency.h"
 
 /* Makes what every call needs: the primary context and this thread's
@@ -20,15 +21,11 @@
  * back to the CPU on their own errors. */
 static void warm(void)
 {
-    int prev = -1;
-    cudaError_t err = cudaGetDevice(&prev);
-    if (!err && prev != ts_gpu_home)
-        err = cudaSetDevice(ts_gpu_home);
+    ts_device_scope s = ts_device_enter(ts_gpu_home);
+    cudaError_t err = s.err;
     if (!err)
         ts_gpu_context_get(ts_gpu_home, &err);
-    if (prev >= 0 && prev != ts_gpu_home)
-        cudaSetDevice(prev);
-    cudaGetLastError();
+    ts_device_leave(s);
 }
 
 static int visible;
@@ -65,4 +62,8 @@ __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .level3 = ts_gpu_level3,
     .device_count = device_count,
     .home_free = ts_home_free,
+    .replica_alloc = ts_replica_alloc,
+    .replica_free = ts_replica_free,
+    .replica_upload = ts_replica_upload,
+    .replica_pull = ts_replica_pull,
 };

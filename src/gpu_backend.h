@@ -8,9 +8,10 @@
 #include <link.h>
 #include <stddef.h>
 #include "configuration.h"
+#include "slicing.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 5
+#define TS_GPU_ABI 6
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
@@ -40,6 +41,18 @@ typedef struct {
      * src/split.c shares a call among, and when one device is too small. */
     int (*device_count)(void);
     size_t (*home_free)(void);
+    /* A host matrix that every part of a split call reads whole
+     * (src/split.c): device memory on `device` for a copy of it (NULL when
+     * it would not leave the part room to run), its release, a region of
+     * the host matrix copied into the same place of the copy (pinned
+     * memory by DMA, pageable through the staging ring), and `bytes` from
+     * another device's copy into this one's, peer to peer where the GPUs
+     * allow it.  Synchronous; 0 on success. */
+    void *(*replica_alloc)(int device, size_t bytes);
+    void (*replica_free)(int device, void *dev);
+    int (*replica_upload)(int device, void *dev, const void *host, const ts_region *r, size_t elem,
+                          ts_residency res, const ts_config *cfg);
+    int (*replica_pull)(int device, void *dst, int src_device, const void *src, size_t bytes);
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no

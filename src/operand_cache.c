@@ -223,7 +223,7 @@ void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
             size_t stale = stale_bytes(e), elems = v.rows * v.cols;
             c->cached[op] = e;
             c->resident[op] = stale < elems ? (double)(elems - stale) : 0.0;
-        } else if (cfg->mode == TS_MODE_AUTO && usable() && (!budget_known || v.len <= budget)) {
+        } else if (usable() && (!budget_known || v.len <= budget)) {
             /* Only what the cache could keep earns its upload back. */
             c->resident[op] = expected_resident(&v);
         }

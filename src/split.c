@@ -15,6 +15,7 @@
 #include "host_scale.h"
 #include "launcher.h"
 #include "log.h"
+#include "operand_cache.h"
 #include "stats.h"
 
 /* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
@@ -55,6 +56,17 @@ static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX
     return named->count;
 }
 
+/* A column split (RANKK, REGULAR) whose every part reads all of op(A):
+ * where A is host memory and the backend makes device copies, the parts
+ * share it.  Part i sends the i-th share of A's columns from the host to
+ * its device and takes the other shares from the other parts' devices,
+ * peer to peer: the host sends A once, not once per part, and its copies
+ * bound pageable splits (docs/performance.md). */
+static int shares_a(const ts_slice_plan *p, const ts_call *c, const ts_gpu_ops *g)
+{
+    return p->dim == TS_SLICE_N && p->count > 1 && on_host(c->res_a) && g->replica_alloc;
+}
+
 /* Long on one GPU, or larger than its free memory (asked only then). */
 static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, double whole_s)
 {
@@ -64,7 +76,7 @@ static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_
     return room && ts_call_bytes(c) > (double)room;
 }
 
-int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
+int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
 {
     if (!split_on(cfg) || ts_routine_args(c->routine) != TS_ARGS_GEMM || !ts_call_reads_ab(c) || !on_host(c->res_a) ||
         !on_host(c->res_b) || !on_host(c->res_c))
@@ -72,6 +84,11 @@ int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g
     int n = device_list(cfg, g, dev);
     if (n < 2)
         return 0;
+    /* Auto mode's route has looked already; forced to the GPU, the split
+     * must still know what the cache holds or expects to (a reused operand
+     * runs whole, and is cached, rather than being sent again in parts). */
+    if (cfg->mode == TS_MODE_GPU)
+        ts_cache_look(c, cfg, g);
     /* The profile's figures, not the learned corrections: those learn from
      * split calls too, and would move the threshold they are measured by. */
     const ts_profile *prof = ts_profile_get();
@@ -86,9 +103,15 @@ int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g
      * host's packing threads and memory: their copies together bound the
      * split call (a column block of a regular call needs all of A). */
     double longest = 0, staged = 0;
+    int share = shares_a(&plan, c, g);
     for (int64_t i = 0; i < plan.count; i++) {
         ts_call sub;
         ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
+        /* Sharing A, a part's device receives all but its share from the
+         * others, over links the host's copies do not use. */
+        if (share)
+            sub.resident[TS_OP_A] =
+                (double)(sub.m * sub.k * (int64_t)ts_elem_size(c->prec)) * (double)(plan.count - 1) / (double)plan.count;
         double t = ts_predict_gpu_seconds(&sub, prof);
         longest = t > longest ? t : longest;
         staged += ts_call_staged_bytes(&sub, prof);
@@ -140,16 +163,90 @@ void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int devi
     sub->split = 0;
 }
 
-/* One part in flight and what became of it. */
+/* op(A) shared by the parts of a column split (shares_a): its stored
+ * region, and each part's device copy, laid out as on the host. */
+typedef struct {
+    const void *host; /* the matrix A's region lies in */
+    ts_region whole;
+    size_t elem;
+    int64_t parts;
+    int device[TS_MAX_DEVICES];
+    void *copy[TS_MAX_DEVICES]; /* NULL: that part reads A from the host */
+} shared_a;
+
+/* One part in flight and what became of it.  A split call runs its parts
+ * in up to two rounds, all parts at once in each: the shares of A first
+ * (shares_a), then the GEMMs. */
 typedef struct {
     ts_call sub;
     const ts_gpu_ops *g;
     const ts_config *cfg;
+    shared_a *shared;
+    int index;
+    int sharing;          /* the first round: send this part's share of A */
+    int a_shared;         /* its GEMM read A from the shared copy */
+    double share_s;       /* seconds of this part's share copies */
+    uint64_t share_h2d;   /* bytes of A it sent from the host */
     int rc;
     char why[160];
 } part;
 
-static void run_part(part *p) { p->rc = p->g->gemm(&p->sub, p->cfg, p->why, sizeof p->why); }
+/* Columns [first, end) of A that part i sends from the host. */
+static ts_region share_of(const shared_a *sa, int64_t i)
+{
+    ts_region r = sa->whole;
+    int64_t first = sa->whole.cols * i / sa->parts, end = sa->whole.cols * (i + 1) / sa->parts;
+    r.col += first;
+    r.cols = end - first;
+    return r;
+}
+
+/* Where a region starts in its matrix, and the bytes from its first element
+ * to past its last one, in a copy with the matrix's layout. */
+static size_t offset_bytes(const ts_region *r, size_t elem) { return (size_t)(r->row + r->col * r->ld) * elem; }
+static size_t span_bytes(const ts_region *r, size_t elem)
+{
+    return r->cols ? (size_t)((r->cols - 1) * r->ld + r->rows) * elem : 0;
+}
+
+static void upload_share(part *p)
+{
+    shared_a *sa = p->shared;
+    ts_region r = share_of(sa, p->index);
+    p->rc = p->g->replica_upload(p->sub.device, sa->copy[p->index], sa->host, &r, sa->elem, p->sub.res_a, p->cfg);
+    p->share_h2d += (uint64_t)ts_region_elems(&r) * sa->elem;
+}
+
+/* The other parts' shares into this part's copy; on success the part reads
+ * A there (the backend's device view of a cached operand). */
+static void pull_shares(part *p)
+{
+    const shared_a *sa = p->shared;
+    char *mine = sa->copy[p->index];
+    for (int64_t j = 0; mine && j < sa->parts; j++) {
+        ts_region r = share_of(sa, j);
+        size_t off = offset_bytes(&r, sa->elem);
+        if (j != p->index &&
+            p->g->replica_pull(p->sub.device, mine + off, sa->device[j], (char *)sa->copy[j] + off, span_bytes(&r, sa->elem)))
+            mine = NULL;
+    }
+    if (mine) {
+        p->sub.cache_dev[TS_OP_A] = mine + offset_bytes(&sa->whole, sa->elem);
+        p->a_shared = 1;
+    }
+}
+
+static void run_part(part *p)
+{
+    double t0 = ts_now();
+    if (p->sharing)
+        upload_share(p);
+    else if (p->shared && p->shared->copy[p->index])
+        pull_shares(p);
+    p->share_s += ts_now() - t0;
+    if (!p->sharing)
+        p->rc = p->g->gemm(&p->sub, p->cfg, p->why, sizeof p->why);
+}
 
 /* Threads that run parts 1, 2, ... of split calls; the calling thread runs
  * part 0.  Worker i always runs part i, on the same device, so it makes
@@ -252,6 +349,60 @@ static void add_into(ts_prec p, void *acc, const void *x, size_t reals)
     }
 }
 
+/* The copies given back: the GEMMs are done, or will not read them. */
+static void share_end(part *p, int n)
+{
+    shared_a *sa = p[0].shared;
+    for (int i = 0; sa && i < n; i++) {
+        p[i].g->replica_free(sa->device[i], sa->copy[i]);
+        p[i].shared = NULL;
+    }
+}
+
+/* Device copies of A for every part (all or none), and the first round:
+ * each part sends its share. */
+static int share_begin(shared_a *sa, const ts_slice_plan *plan, const ts_call *c, const ts_gpu_ops *g, const int *dev,
+                       part *p, int n)
+{
+    ts_slice s0;
+    ts_slice_get(plan, c, 0, &s0);
+    sa->host = c->a;
+    sa->whole = s0.r[TS_OP_A];
+    sa->elem = ts_elem_size(c->prec);
+    sa->parts = n;
+    size_t bytes = offset_bytes(&sa->whole, sa->elem) + span_bytes(&sa->whole, sa->elem);
+    int made = 0;
+    while (made < n && (sa->copy[made] = g->replica_alloc(dev[made], bytes)))
+        sa->device[made] = dev[made], made++;
+    if (made < n) {
+        while (made--)
+            g->replica_free(dev[made], sa->copy[made]);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        p[i].shared = sa, p[i].sharing = 1;
+    return 1;
+}
+
+/* After the first round (or none): the GEMMs' round, which reads the
+ * copies only if every share arrived; else they are given back now and
+ * every part reads A from the host. */
+static void share_round(part *p, int n)
+{
+    shared_a *sa = p[0].shared;
+    int ok = sa != NULL;
+    for (int i = 0; i < n; i++) {
+        ok = ok && !p[i].rc;
+        p[i].sharing = 0;
+        p[i].rc = 0;
+    }
+    if (sa && !ok) {
+        share_end(p, n);
+        ts_log(2, "%s: sharing A among the split parts failed; each part sends all of it",
+               ts_routine_symbol(p[0].sub.routine));
+    }
+}
+
 /* TSSHIM_VERBOSE=3: one line per part, before the call's trace line. */
 static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part *parts, int n)
 {
@@ -259,11 +410,11 @@ static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part 
     for (int i = 0; i < n; i++) {
         const ts_call *s = &parts[i].sub;
         int64_t start = (int64_t)i * plan->step;
-        ts_log(3, "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu %s%s",
+        ts_log(3, "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu a=%s share=%.3gs %s%s",
                ts_routine_symbol(c->routine), i, n, s->device, dim, (long long)start,
                (long long)(dim == 'm' ? s->m : dim == 'n' ? s->n : s->k), s->gpu_path ? s->gpu_path : "-",
                s->gpu_seconds, (unsigned long long)s->bytes_h2d, (unsigned long long)s->bytes_d2h,
-               parts[i].rc ? "failed: " : "ok", parts[i].rc ? parts[i].why : "");
+               parts[i].a_shared ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok", parts[i].rc ? parts[i].why : "");
         if (s->gpu_phases && s->gpu_phases[0])
             ts_log(3, "%s", s->gpu_phases);
     }
@@ -289,11 +440,19 @@ int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const i
         ts_split_part(&plan, c, i, dev[i], ksplit ? scratch + (size_t)i * c_bytes : NULL, cfg, &p[i].sub);
         p[i].g = g;
         p[i].cfg = cfg;
+        p[i].index = i;
     }
+    shared_a sa;
+    if (shares_a(&plan, c, g) && share_begin(&sa, &plan, c, g, dev, p, n))
+        run_parts(p, n);
+    share_round(p, n);
     run_parts(p, n);
 
+    share_end(p, n);
     int failed = 0, first_failed = -1;
     for (int i = 0; i < n; i++) {
+        p[i].sub.bytes_h2d += p[i].share_h2d;
+        p[i].sub.gpu_seconds += p[i].share_s;
         c->bytes_h2d += p[i].sub.bytes_h2d;
         c->bytes_d2h += p[i].sub.bytes_d2h;
         if (!p[i].rc)

@@ -20,6 +20,12 @@
  * are disjoint: the CPU BLAS computes the failed parts' blocks (the others
  * are final already), unless every part failed, when the call fails whole.
  *
+ * A column split shares op(A), which every part reads whole: each part
+ * sends its share of A's columns from the host to its device and takes the
+ * rest from the other parts' devices, peer to peer (NVLink where there is
+ * one), so the host sends A once.  When a copy cannot be made (device
+ * memory, a failed share) every part reads A from the host instead.
+ *
  * Parts never use the operand cache: it lives on the home device.  Under an
  * MPI launcher each rank owns its device, and nothing is split unless
  * TSSHIM_SPLIT=1. */
@@ -36,8 +42,10 @@
  * off, a device operand, fewer than two devices or parts, short and small
  * enough for one device, or parts predicted no faster than the whole call
  * (an operand the cache holds on the home device, which parts re-send; the
- * host's copies of pageable data, which all parts share). */
-int ts_split_devices(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES]);
+ * host's copies of pageable data, which all parts share).  Forced to the
+ * GPU, it first looks at the operand cache (ts_cache_look), as auto mode's
+ * route does. */
+int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES]);
 
 /* Cuts a valid, classified call into at most `parts` equal blocks of its
  * long dimension (ts_slice_long_dim; fewer when it is shorter). */

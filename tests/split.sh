@@ -2,7 +2,9 @@
 # One call split across devices (src/split.c), on a host with one GPU too:
 # device 0 is listed twice, then three times (TSSHIM_SPLIT_DEVICES), so that
 # every GPU call runs as two or three parts at once from as many threads,
-# each with its own stream and cuBLAS handle; where several GPUs are
+# each with its own stream and cuBLAS handle (a column split's parts share
+# A: each sends its columns, then copies the others' from the other parts'
+# devices); where several GPUs are
 # visible, split_gemm runs once more split across all of them (the
 # default list), and the parts must name every device.
 # TSSHIM_SPLIT_MIN_MS=0 splits every call.  tests/split_gemm (shapes that take several pipeline
@@ -53,6 +55,15 @@ for devices in 0,0 0,0,0 $all; do
     i=$((i + 1))
   done
   failed=$(grep -c "^tsshim: [sdcz]gemm_ split part .* failed: " "$log")
+  # Column splits (the regular shape) share A: every part reads the copy
+  # made from its own share and the others' (peer to peer); no other split
+  # does.
+  col_parts=$(grep -c "^tsshim: [sdcz]gemm_ split part .* n=.* " "$log")
+  col_shared=$(grep -c "^tsshim: [sdcz]gemm_ split part .* n=.* a=shared " "$log")
+  other_shared=$(grep "^tsshim: [sdcz]gemm_ split part .* a=shared " "$log" | grep -vc " n=")
+  [ "$col_parts" -gt 0 ] && [ "$col_shared" -eq "$col_parts" ] && [ "$other_shared" -eq 0 ]
+  tap_check $? "split_gemm, devices $devices: $col_shared of $col_parts column-split parts read a shared A," \
+    "$other_shared other parts"
   # The exit report's device lines: each listed device ran work.
   used=$(grep -cE "^tsshim: device ($(echo "$devices" | tr ',' '|')) runs=[1-9]" "$log")
   distinct=$(echo "$devices" | tr ',' '\n' | sort -u | wc -l)

@@ -54,6 +54,69 @@ static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len
 static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_count = fake_count,
                                  .home_free = fake_free };
 
+/* Device copies of a shared A (src/split.c's shares_a) in host memory: a
+ * copy starts as NaN, so a share that never arrives shows in C; making one
+ * fails on device `alloc_failing`, a pull into one on `pull_failing`.
+ * shared_reads counts parts whose gemm read A from a copy. */
+static int alloc_failing = -1, pull_failing = -1, copies_made, copies_freed, shared_reads;
+
+static void *fake_replica_alloc(int device, size_t bytes)
+{
+    void *p = device == alloc_failing ? NULL : malloc(bytes);
+    if (p) {
+        memset(p, 0xff, bytes);
+        copies_made++;
+    }
+    return p;
+}
+
+static void fake_replica_free(int device, void *dev)
+{
+    (void)device;
+    free(dev);
+    copies_freed++;
+}
+
+static int fake_replica_upload(int device, void *dev, const void *host, const ts_region *r, size_t elem,
+                               ts_residency res, const ts_config *cfg)
+{
+    (void)device, (void)res, (void)cfg;
+    for (int64_t j = 0; j < r->cols; j++) {
+        ts_region col = { r->row, r->col + j, r->rows, 1, r->ld };
+        memcpy((void *)ts_region_at(dev, &col, elem), ts_region_at(host, &col, elem), (size_t)r->rows * elem);
+    }
+    return 0;
+}
+
+static int fake_replica_pull(int device, void *dst, int src_device, const void *src, size_t bytes)
+{
+    (void)src_device;
+    if (device == pull_failing)
+        return -1;
+    memcpy(dst, src, bytes);
+    return 0;
+}
+
+static int fake_sharing_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    ts_call d = *c;
+    if (c->cache_dev[TS_OP_A]) {
+        d.a = c->cache_dev[TS_OP_A];
+        shared_reads++;
+    }
+    int rc = fake_gemm(&d, cfg, why, why_len);
+    c->gpu_path = d.gpu_path;
+    return rc;
+}
+
+static const ts_gpu_ops fake_sharing = { .abi = TS_GPU_ABI, .gemm = fake_sharing_gemm, .device_count = fake_count,
+                                         .home_free = fake_free, .replica_alloc = fake_replica_alloc,
+                                         .replica_free = fake_replica_free, .replica_upload = fake_replica_upload,
+                                         .replica_pull = fake_replica_pull };
+
+/* The backend check_run splits on. */
+static const ts_gpu_ops *backend = &fake;
+
 /* A valid, classified call on the given operands, as the route sees it. */
 static ts_call make_call(const ts_config *cfg, ts_prec p, char ta, char tb, int64_t m, int64_t n, int64_t k,
                          const void *alpha, const void *a, const void *b, const void *beta, void *cm)
@@ -131,9 +194,9 @@ static void check_run(const ts_config *cfg, ts_prec p, char ta, char tb, int64_t
     blas(&ref);
     ts_call c = make_call(cfg, p, ta, tb, m, n, k, alpha, a, b, be, got);
     int dev[TS_MAX_DEVICES];
-    int parts = ts_split_devices(&c, cfg, &fake, dev);
+    int parts = ts_split_devices(&c, cfg, backend, dev);
     char why[256] = "";
-    int rc_split = parts ? ts_split_gemm(&fake, &c, cfg, dev, parts, why, sizeof why) : -2;
+    int rc_split = parts ? ts_split_gemm(backend, &c, cfg, dev, parts, why, sizeof why) : -2;
     double worst = 0;
     for (size_t i = 0; i < rc; i++) {
         double d = fabs(got[i] - want[i]) / (1.0 + fabs(want[i]));
@@ -280,10 +343,47 @@ int main(void)
     check_run(&cfg, TS_Z, 'N', 'T', 150, 140, 130, 1, "regular, beta 0, C NaN, device 1 failing");
     check_run(&cfg, TS_D, 'T', 'N', 6, 5, 1000, 0, "TSMTTSM, device 1 failing");
 
-    /* Every part above ran on device 0, 1 or 2, three parts a call; the
-     * last three calls' parts on device 1 failed and ran nowhere. */
+    failing = -1;
+
+    /* Sharing A among the parts of a column split: every part reads A from
+     * its device copy (which holds NaN wherever a share did not arrive),
+     * every copy is given back; a row or k split shares nothing; a copy
+     * that cannot be made, or a pull that fails, leaves those parts on the
+     * host's A.  Before them, the statistics' device lines. */
     long runs[3];
     ts_stats_report();
+    backend = &fake_sharing;
+    for (int p = TS_D; p <= TS_Z; p += 2)
+        for (int x = 0; x < 3; x++) {
+            char ta = trans[x], tb = trans[(x + 1) % 3];
+            shared_reads = 0;
+            check_run(&cfg, (ts_prec)p, ta, tb, 150, 140, 130, 0, "regular, A shared");
+            tap_ok(shared_reads == 3 && copies_made == copies_freed, "regular %c%c, A shared: %d of 3 parts read the shared copy, %d of %d copies given back",
+                   ta, tb, shared_reads, copies_freed, copies_made);
+        }
+    shared_reads = 0;
+    check_run(&cfg, TS_D, 'N', 'N', 1000, 5, 200, 0, "TSM2, rows split");
+    check_run(&cfg, TS_D, 'T', 'N', 6, 5, 1000, 0, "TSMTTSM, k split");
+    tap_ok(shared_reads == 0 && copies_made == copies_freed, "row and k splits share nothing (%d shared reads)", shared_reads);
+    alloc_failing = 2;
+    check_run(&cfg, TS_D, 'T', 'N', 150, 140, 130, 0, "regular, no copy on device 2");
+    tap_ok(shared_reads == 0 && copies_made == copies_freed, "no copy on device 2: no part reads a copy (%d), the made ones given back",
+           shared_reads);
+    alloc_failing = -1;
+    pull_failing = 1;
+    check_run(&cfg, TS_Z, 'N', 'C', 150, 140, 130, 1, "regular, beta 0, C NaN, a pull to device 1 failing");
+    tap_ok(shared_reads == 2 && copies_made == copies_freed, "a pull to device 1 failing: parts 0 and 2 read their copies (%d)",
+           shared_reads);
+    pull_failing = -1;
+    /* The square call that was not split above: sharing A, the host copies
+     * A once and B and C in eighths, and 8 devices beat one. */
+    visible = 8;
+    square.res_a = square.res_b = square.res_c = TS_MEM_HOST;
+    tap_ok(ts_split_devices(&square, &cfg, &fake_sharing, dev) == 8,
+           "a pageable square call on 8 devices, A shared: split in 8");
+    visible = 3;
+    backend = &fake;
+
     device_runs(report, runs);
     tap_ok(report_fd >= 0 && runs[0] > 3 && runs[2] == runs[0] && runs[1] == runs[0] - 3,
            "exit report: each device's line counts the parts it ran (devices 0, 1, 2: %ld, %ld, %ld runs)", runs[0],

@@ -1,0 +1,68 @@
+#include "replica.h"
+
+#include <cuda_runtime_api.h>
+
+#include "compute.h"
+#include "context.h"
+#include "staged_copy.h"
+
+void *ts_replica_alloc(int device, size_t bytes)
+{
+    void *p = NULL;
+    size_t free_b = 0, total = 0;
+    ts_device_scope s = ts_device_enter(device);
+    /* At most half of what is free: the part's own pipeline (its slices of
+     * B and C, the staging ring's device side) needs the rest. */
+    if (s.err || cudaMemGetInfo(&free_b, &total) || bytes > free_b / 2 || cudaMalloc(&p, bytes))
+        p = NULL;
+    ts_device_leave(s);
+    return p;
+}
+
+void ts_replica_free(int device, void *dev)
+{
+    ts_device_scope s = ts_device_enter(device);
+    if (!s.err)
+        cudaFree(dev);
+    ts_device_leave(s);
+}
+
+int ts_replica_upload(int device, void *dev, const void *host, const ts_region *r, size_t elem, ts_residency res,
+                      const ts_config *cfg)
+{
+    ts_device_scope s = ts_device_enter(device);
+    cudaError_t err = s.err;
+    if (!err && res == TS_MEM_PINNED) {
+        ts_gpu_context *ctx = ts_gpu_context_get(device, &err);
+        size_t ld = (size_t)r->ld * elem;
+        if (ctx && !(err = ts_gpu_fault(cfg, "copy")) &&
+            !(err = cudaMemcpy2DAsync((void *)ts_region_at(dev, r, elem), ld, ts_region_at(host, r, elem), ld,
+                                      (size_t)r->rows * elem, (size_t)r->cols, cudaMemcpyHostToDevice, ctx->stream)))
+            err = cudaStreamSynchronize(ctx->stream);
+    } else if (!err) {
+        err = ts_staged_upload(dev, host, r, elem, cfg);
+    }
+    ts_device_leave(s);
+    return err ? -1 : 0;
+}
+
+/* Peer access lets the copy engines move the bytes over NVLink (or PCIe
+ * peer to peer) instead of through host memory.  It is turned on for the
+ * copy and off after it, unless the program had turned it on itself, so
+ * that the program's own cudaDeviceEnablePeerAccess still succeeds. */
+int ts_replica_pull(int device, void *dst, int src_device, const void *src, size_t bytes)
+{
+    ts_device_scope s = ts_device_enter(device);
+    cudaError_t err = s.err;
+    ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(device, &err);
+    int can = 0, enabled = 0;
+    if (ctx && src_device != device && !cudaDeviceCanAccessPeer(&can, device, src_device) && can)
+        enabled = cudaDeviceEnablePeerAccess(src_device, 0) == cudaSuccess;
+    cudaGetLastError(); /* cudaErrorPeerAccessAlreadyEnabled: the program's */
+    if (ctx && !(err = cudaMemcpyPeerAsync(dst, device, src, src_device, bytes, ctx->stream)))
+        err = cudaStreamSynchronize(ctx->stream);
+    if (enabled)
+        cudaDeviceDisablePeerAccess(src_device);
+    ts_device_leave(s);
+    return err ? -1 : 0;
+}
