@@ -23,7 +23,9 @@
 #                           chain and program cases and the call cases
 #                           named by TSSHIM_MEASURE_CASES, the reuse cases
 #                           again with huge pages for malloc
-#                           (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), and the
+#                           (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), the
+#                           program cases with the GPU started at load
+#                           (TSSHIM_BACKGROUND_START=2), and the
 #                           demo at its realistic size in auto mode (D and S
 #                           60 iterations, D again with huge pages, Z 20);
 #                           builds the normal tree first when the machine no
@@ -239,6 +241,9 @@ measure)
   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 e2e "$out/e2e-hugepages" "$out/profile" reuse_tsm2_d_w16 chain_d_w16 \
     >"$log/e2e-hugepages.txt" 2>&1
   echo "e2e, huge pages: exit $? ($(($(date +%s) - start)) s)"
+  TSSHIM_BACKGROUND_START=2 e2e "$out/e2e-start-at-load" "$out/profile" program_square_d_4096 program_rankk_d_w32 \
+    >"$log/e2e-start-at-load.txt" 2>&1
+  echo "e2e, start at load: exit $? ($(($(date +%s) - start)) s)"
   # demo NAME ARGS REPEATS PROGRAM...: the demo in auto mode at the given size.
   demo() {
     name=$1 args=$2 repeats=$3
@@ -253,7 +258,7 @@ measure)
   demo z '32768 16 20 10' 1 "$carry"/demo/subspace_z
   echo "== SYRK and TRSM on device data"
   cat "$out/level3.txt"
-  for f in e2e e2e-hugepages; do
+  for f in e2e e2e-hugepages e2e-start-at-load; do
     echo "== $f"
     sed -n '/^case /,/^== pipeline phases/p; /^(total /,$p' "$log/$f.txt" | grep -v '^== pipeline phases'
   done

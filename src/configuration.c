@@ -35,7 +35,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_STR("TSSHIM_LOG", "", log_path),
     KEY_STR("TSSHIM_PROFILE", "", profile_path),
     KEY_NUM("TSSHIM_LEARN_SAVE", "0", TS_KEY_INT, learn_save, 0, 1),
-    KEY_NUM("TSSHIM_BACKGROUND_START", "1", TS_KEY_INT, background_start, 0, 1),
+    KEY_NUM("TSSHIM_BACKGROUND_START", "1", TS_KEY_INT, background_start, 0, 2),
     KEY_STR("TSSHIM_FAULT", "", fault),
 };
 const size_t ts_config_nkeys = sizeof ts_config_keys / sizeof ts_config_keys[0];

@@ -70,6 +70,8 @@ static void *resolve(ts_routine r)
     return s.found;
 }
 
+int ts_cpu_blas_linked(void) { return resolve(ts_gemm_routine(TS_D)) != NULL; }
+
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
 {
     ts_gemm_fn fn, none = NULL;

@@ -47,6 +47,11 @@ void ts_forward_cblas(ts_routine r, const ts_cblas_args *a);
  * 127. */
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
 
+/* Whether a CPU BLAS is in the process now (dgemm_, found as above): a
+ * program without one (a shell, a tool run under an exported LD_PRELOAD)
+ * has no call to start the GPU for. */
+int ts_cpu_blas_linked(void);
+
 /* Each routine once resolved: a forwarded call costs one load here.  A
  * CBLAS routine is kept in the same slot and cast back to its own type
  * before it is called (ts_forward_cblas). */

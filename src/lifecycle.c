@@ -3,14 +3,17 @@
  * forwarding gate (ts_gate_lane_cpu): CUDA is touched on the
  * first call that could be offloaded, and every entry point initialises what
  * it needs, since other libraries' constructors may call
- * dgemm_ before this one ran. */
+ * dgemm_ before this one ran.  Only TSSHIM_BACKGROUND_START=2 begins the
+ * GPU's start here, in a program that has a CPU BLAS. */
 #include <pthread.h>
 
 #include "configuration.h"
+#include "cpu_blas.h"
 #include "gemm_entry.h"
 #include "gpu_backend.h"
 #include "log.h"
 #include "operand_cache.h"
+#include "route.h"
 #include "stats.h"
 
 static void after_fork_child(void)
@@ -29,6 +32,8 @@ __attribute__((constructor)) static void ts_start(void)
     pthread_atfork(NULL, NULL, after_fork_child);
     if (ts_config_rejected())
         ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());
+    if (ts_route_start_at_load(ts_config_get(), ts_route_devices_seen()) && ts_cpu_blas_linked())
+        ts_gpu_start_background();
 }
 
 __attribute__((destructor)) static void ts_stop(void)

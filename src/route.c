@@ -82,6 +82,11 @@ int ts_route_background_start(const ts_config *cfg, int devices)
     return cfg->mode == TS_MODE_AUTO && cfg->background_start && devices > 0;
 }
 
+int ts_route_start_at_load(const ts_config *cfg, int devices)
+{
+    return cfg->mode != TS_MODE_CPU && cfg->background_start == 2 && devices > 0;
+}
+
 /* Ranks of an MPI job on this node that share this process's GPU.  Such
  * programs call their BLAS in step, so each rank gets its share of the
  * link and the device: the model's prior, which measured call times then

@@ -52,6 +52,12 @@ int ts_route_devices_seen(void);
  * Otherwise the start is earned by forgone savings and made by a call. */
 int ts_route_background_start(const ts_config *cfg, int devices);
 
+/* Whether the start begins as the shim is loaded (TSSHIM_BACKGROUND_START=2,
+ * auto or gpu mode, a device visible), so that a program's CPU work before
+ * its first call the model sends to the GPU hides it.  The caller also
+ * asks that the program has a CPU BLAS (ts_cpu_blas_linked). */
+int ts_route_start_at_load(const ts_config *cfg, int devices);
+
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */
 int ts_call_on_device(const ts_call *c);

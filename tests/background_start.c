@@ -16,7 +16,11 @@
  *   background_start hidden
  *       one such call of 4096, a second of CPU work (small GEMMs, which
  *       stay on the CPU), then HIDDEN_CALLS more: by then the start is done
- *       and they can run on the GPU. */
+ *       and they can run on the GPU.
+ *   background_start prelude
+ *       a second of CPU work first, then one call of 4096: a short program
+ *       whose one GPU-worthy call comes last (TSSHIM_BACKGROUND_START=2
+ *       starts the GPU at load, so that call can run there). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,20 +96,28 @@ static int fork_during_start(void)
     return ok ? 0 : 1;
 }
 
-static int start_hidden(void)
+/* A second of small GEMMs (which stay on the CPU); whether all matched. */
+static int cpu_work(void)
 {
     checked_gemm small;
     cg_prepare(&small, "small", TS_D, 'N', 'N', SMALL_N, SMALL_N, SMALL_N, 0);
-    int ok = big_call_ok();
+    int ok = 1;
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {
         ok &= cg_ratio_ok(&small, cg_run_host(&small, cg_tested(TS_D)));
         clock_gettime(CLOCK_MONOTONIC, &t);
     } while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < 1.0);
+    cg_free(&small);
+    return ok;
+}
+
+static int start_hidden(void)
+{
+    int ok = big_call_ok();
+    ok &= cpu_work();
     for (int i = 0; i < HIDDEN_CALLS; i++)
         ok &= big_call_ok();
-    cg_free(&small);
     return ok ? 0 : 1;
 }
 
@@ -120,15 +132,17 @@ int main(int argc, char **argv)
     alarm(WATCHDOG_S);
     delay_ms = argc > 2 ? atol(argv[2]) : 0;
     gc_seed(7);
-    int hidden = !strcmp(what, "hidden");
-    int n = hidden ? HIDDEN_N : EXIT_N;
+    int hidden = !strcmp(what, "hidden"), prelude = !strcmp(what, "prelude");
+    int n = hidden || prelude ? HIDDEN_N : EXIT_N;
     cg_prepare(&big, "square", TS_D, 'N', 'N', n, n, n, 0);
     if (hidden)
         return start_hidden();
+    if (prelude)
+        return cpu_work() && big_call_ok() ? 0 : 1;
     if (!strcmp(what, "fork"))
         return fork_during_start();
     if (!strcmp(what, "main") || !strcmp(what, "exit") || !strcmp(what, "thread") || !strcmp(what, "other"))
         return end_during_start(what);
-    printf("usage: background_start main|exit|thread|other DELAY_MS | fork | hidden\n");
+    printf("usage: background_start main|exit|thread|other DELAY_MS | fork | hidden | prelude\n");
     return 2;
 }

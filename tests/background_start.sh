@@ -15,8 +15,12 @@
 #   CUDA_VISIBLE_DEVICES=0 and the toolkit's stub driver as libcuda.so.1:
 #   the start then loads the same libraries and finds no device.  Exiting
 #   used to race the libraries' initialisers there (a crash in cublasLt).
+# - TSSHIM_BACKGROUND_START=2 begins the start at load, before the first
+#   call, in a program with a CPU BLAS only; exiting during it is clean.
 # - On a GPU host, after a second of CPU work the program's later calls are
-#   offloaded (the exit report's offloaded > 0).
+#   offloaded (the exit report's offloaded > 0); a program whose one large
+#   call follows a second of CPU work runs it on the GPU with the start at
+#   load, and on the CPU with the start on the call.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/background_start
@@ -96,8 +100,40 @@ sed 's/^/# /' "$tap_tmp/out" "$tap_tmp/err"
   grep -q 'dgemm_ NN .* run=cpu' "$tap_tmp/fork.$child" && ! grep -q ' run=gpu ' "$tap_tmp/fork.$child"
 tap_check $? "fork during the start: the child computes on the CPU and exits 0 (status $status)"
 
+# TSSHIM_BACKGROUND_START=2: the start begins as the shim is loaded, before
+# the program's first call (whose CPU BLAS is then named, at level 2); a
+# program without a CPU BLAS starts nothing; exiting at once is clean.
+shim $visible TSSHIM_BACKGROUND_START=2 TSSHIM_VERBOSE=2 TSSHIM_LOG="$tap_tmp/load" "$prog" main 0 >/dev/null \
+  2>"$tap_tmp/err"
+status=$?
+sed 's/^/# /' "$tap_tmp/load" "$tap_tmp/err"
+begun_at=$(grep -n -m 1 -e "$begun" "$tap_tmp/load" | cut -d: -f1)
+call_at=$(grep -n -m 1 'dgemm_ served by ' "$tap_tmp/load" | cut -d: -f1)
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && [ -n "$begun_at" ] && [ -n "$call_at" ] && [ "$begun_at" -lt "$call_at" ]
+tap_check $? "TSSHIM_BACKGROUND_START=2: the start begins at load, before the first call (log lines ${begun_at:-none}" \
+  "and ${call_at:-none}, status $status)"
+shim $visible TSSHIM_BACKGROUND_START=2 TSSHIM_VERBOSE=2 TSSHIM_LOG="$tap_tmp/noblas" sh -c : 2>"$tap_tmp/err"
+status=$?
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && ! grep -q 'GPU backend loaded\|no usable GPU' "$tap_tmp/noblas" 2>/dev/null
+tap_check $? "TSSHIM_BACKGROUND_START=2, a program without a CPU BLAS (sh -c :): nothing starts (status $status)"
+bad=0
+i=0
+while [ $i -lt "$runs" ]; do
+  shim $visible TSSHIM_BACKGROUND_START=2 TSSHIM_VERBOSE=0 "$prog" exit $((i * 37 % 361)) >"$tap_tmp/out" 2>"$tap_tmp/err"
+  status=$?
+  if [ $status -ne 0 ] || [ -s "$tap_tmp/err" ]; then
+    bad=$((bad + 1))
+    echo "# run $i: status $status"
+    sed 's/^/# /' "$tap_tmp/out" "$tap_tmp/err"
+  fi
+  i=$((i + 1))
+done
+[ $bad -eq 0 ]
+tap_check $? "TSSHIM_BACKGROUND_START=2, exit during the start: $runs runs exit 0 with nothing on stderr ($bad did not)"
+
 if [ -z "$gpu" ]; then
   tap_skip_point "no CUDA device: the start is hidden"
+  tap_skip_point "no CUDA device: a short program's one large call runs on the GPU with the start at load"
   tap_end
   exit
 fi
@@ -107,4 +143,19 @@ sed 's/^/# /' "$tap_tmp/hidden" "$tap_tmp/err"
 offloaded=$(sed -n 's/^tsshim: dgemm_ calls=[0-9]* offloaded=\([0-9]*\) .*/\1/p' "$tap_tmp/hidden")
 [ $status -eq 0 ] && [ "${offloaded:-0}" -gt 0 ]
 tap_check $? "the start is hidden: after a second of CPU work the calls are offloaded (offloaded=${offloaded:-none})"
+
+# A short program whose one large call follows a second of CPU work (an R
+# session's one product): with the start at load that call runs on the GPU;
+# started by the call itself (the default), it stays on the CPU.
+for start in 2 1; do
+  shim TSSHIM_BACKGROUND_START=$start TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/prelude.$start" "$prog" prelude \
+    >"$tap_tmp/out" 2>"$tap_tmp/err"
+  eval "status_$start=\$?"
+  sed 's/^/# /' "$tap_tmp/err"
+  grep 'dgemm_ NN m=4096 ' "$tap_tmp/prelude.$start" | sed 's/^/# start '"$start"': /'
+done
+[ "$status_2" -eq 0 ] && [ "$status_1" -eq 0 ] && grep -q 'dgemm_ NN m=4096 .* run=gpu' "$tap_tmp/prelude.2" &&
+  grep -q 'dgemm_ NN m=4096 .* run=cpu (gpu starting)' "$tap_tmp/prelude.1"
+tap_check $? "a short program's one large call after a second of CPU work: on the GPU with the start at load," \
+  "on the CPU (gpu starting) with the start on that call"
 tap_end

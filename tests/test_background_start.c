@@ -54,6 +54,16 @@ int main(void)
     tap_ok(cfg.background_start == 1 && ts_route_background_start(&cfg, ts_route_devices_seen()),
            "TSSHIM_BACKGROUND_START defaults to 1, and a device is visible here");
 
+    ts_config at_load = cfg, at_load_cpu = cfg;
+    at_load.background_start = at_load_cpu.background_start = 2;
+    at_load_cpu.mode = TS_MODE_CPU;
+    ts_config at_load_gpu = at_load;
+    at_load_gpu.mode = TS_MODE_GPU;
+    tap_ok(!ts_route_start_at_load(&cfg, 1) && ts_route_start_at_load(&at_load, 1) &&
+               ts_route_start_at_load(&at_load_gpu, 1) && !ts_route_start_at_load(&at_load_cpu, 1) &&
+               !ts_route_start_at_load(&at_load, 0),
+           "the start begins at load only with TSSHIM_BACKGROUND_START=2, in auto or gpu mode, a device visible");
+
     ts_config off = cfg;
     off.background_start = 0;
     ts_call c = square();
