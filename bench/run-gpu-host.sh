@@ -25,7 +25,9 @@
 #                           again with huge pages for malloc
 #                           (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), the
 #                           program cases with the GPU started at load
-#                           (TSSHIM_BACKGROUND_START=2), and the
+#                           (TSSHIM_BACKGROUND_START=2), six ScaLAPACK
+#                           testers forced to the GPU (4 ranks, MPS) with
+#                           the start on the first call and at load, and the
 #                           demo at its realistic size in auto mode (D and S
 #                           60 iterations, D again with huge pages, Z 20);
 #                           builds the normal tree first when the machine no
@@ -244,6 +246,20 @@ measure)
   TSSHIM_BACKGROUND_START=2 e2e "$out/e2e-start-at-load" "$out/profile" program_square_d_4096 program_rankk_d_w32 \
     >"$log/e2e-start-at-load.txt" 2>&1
   echo "e2e, start at load: exit $? ($(($(date +%s) - start)) s)"
+  # Short ScaLAPACK testers forced to the GPU, 4 ranks sharing it under MPS:
+  # the start on each rank's first call (the default), then at load.
+  if [ -d "$carry/scalapack/tests" ]; then
+    nvidia-cuda-mps-control -d 2>"$log/mps.txt"
+    for bs in 1 2; do
+      (cd "$work/build" && LD_LIBRARY_PATH="$carry/scalapack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        TSSHIM_BACKGROUND_START=$bs TSSHIM_SCALAPACK_TESTERS=$carry/scalapack/tests TSSHIM_SCALAPACK_MODES=gpu \
+        TSSHIM_SCALAPACK_PROGRAMS='xdllt xzlu xdqr xdinv PBLAS/dpb3tst PBLAS/zpb3tst' TSSHIM_SCALAPACK_NP=4 \
+        TSSHIM_SCALAPACK_TIMEOUT=60 timeout -k 10 120 make check-scalapack >"$log/scalapack-start-$bs.txt" 2>&1)
+      echo "scalapack, gpu mode, TSSHIM_BACKGROUND_START=$bs: exit $? ($(($(date +%s) - start)) s)"
+      cp "$work/build/tests/scalapack/check-scalapack.log" "$log/scalapack-start-$bs.log" 2>/dev/null
+    done
+    echo quit | nvidia-cuda-mps-control
+  fi
   # demo NAME ARGS REPEATS PROGRAM...: the demo in auto mode at the given size.
   demo() {
     name=$1 args=$2 repeats=$3
@@ -261,6 +277,10 @@ measure)
   for f in e2e e2e-hugepages e2e-start-at-load; do
     echo "== $f"
     sed -n '/^case /,/^== pipeline phases/p; /^(total /,$p' "$log/$f.txt" | grep -v '^== pipeline phases'
+  done
+  for bs in 1 2; do
+    echo "== scalapack testers, gpu mode, TSSHIM_BACKGROUND_START=$bs"
+    grep -E '^not ok|TSSHIM_MODE=gpu' "$log/scalapack-start-$bs.log" 2>/dev/null | grep -v 'ranks went' | head -n 12
   done
   for f in ds d-hugepages z; do
     echo "== demo $f"
