@@ -75,11 +75,17 @@ sed 's/^/# /' "$tap_tmp/log"
   grep -q "$begun" "$tap_tmp/log"
 tap_check $? "the call begins the start and stays on the CPU (status $status, log: $begun)"
 
-for how in main exit thread other; do
+# exit_runs LABEL HOW VAR=VALUE...: RUNS runs of the program ending (HOW)
+# 0 to 360 ms after its call, while the start may run; each must exit 0
+# with nothing on stderr.
+exit_runs() {
+  label=$1
+  how=$2
+  shift 2
   bad=0
   i=0
   while [ $i -lt "$runs" ]; do
-    shim $visible TSSHIM_VERBOSE=0 "$prog" $how $((i * 37 % 361)) >"$tap_tmp/out" 2>"$tap_tmp/err"
+    shim $visible "$@" TSSHIM_VERBOSE=0 "$prog" "$how" $((i * 37 % 361)) >"$tap_tmp/out" 2>"$tap_tmp/err"
     status=$?
     if [ $status -ne 0 ] || [ -s "$tap_tmp/err" ]; then
       bad=$((bad + 1))
@@ -89,7 +95,11 @@ for how in main exit thread other; do
     i=$((i + 1))
   done
   [ $bad -eq 0 ]
-  tap_check $? "exit during the start: $how: $runs runs exit 0 with nothing on stderr ($bad did not)"
+  tap_check $? "$label: $runs runs exit 0 with nothing on stderr ($bad did not)"
+}
+
+for how in main exit thread other; do
+  exit_runs "exit during the start: $how" $how
 done
 
 shim $visible TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/fork.%p" "$prog" fork >"$tap_tmp/out" 2>"$tap_tmp/err"
@@ -116,20 +126,7 @@ shim $visible TSSHIM_BACKGROUND_START=2 TSSHIM_VERBOSE=2 TSSHIM_LOG="$tap_tmp/no
 status=$?
 [ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && ! grep -q 'GPU backend loaded\|no usable GPU' "$tap_tmp/noblas" 2>/dev/null
 tap_check $? "TSSHIM_BACKGROUND_START=2, a program without a CPU BLAS (sh -c :): nothing starts (status $status)"
-bad=0
-i=0
-while [ $i -lt "$runs" ]; do
-  shim $visible TSSHIM_BACKGROUND_START=2 TSSHIM_VERBOSE=0 "$prog" exit $((i * 37 % 361)) >"$tap_tmp/out" 2>"$tap_tmp/err"
-  status=$?
-  if [ $status -ne 0 ] || [ -s "$tap_tmp/err" ]; then
-    bad=$((bad + 1))
-    echo "# run $i: status $status"
-    sed 's/^/# /' "$tap_tmp/out" "$tap_tmp/err"
-  fi
-  i=$((i + 1))
-done
-[ $bad -eq 0 ]
-tap_check $? "TSSHIM_BACKGROUND_START=2, exit during the start: $runs runs exit 0 with nothing on stderr ($bad did not)"
+exit_runs "TSSHIM_BACKGROUND_START=2, exit during the start" exit TSSHIM_BACKGROUND_START=2
 
 if [ -z "$gpu" ]; then
   tap_skip_point "no CUDA device: the start is hidden"
