@@ -1,7 +1,9 @@
 /* tsk_gemm(): the tuning table of the present architecture picks, per
  * (class, precision, transposes, width) cell, a compiled instance and its
- * parameters, or cuBLAS (TSK_DECLINED).  The tables are resolved once, on
- * first use, into an index that a call reads with one array access. */
+ * parameters, or cuBLAS (TSK_DECLINED); Gram calls in double of width 5-32
+ * run the aliased DMMA kernel first (tsk_gram_instance).  The tables are
+ * resolved once, on first use, into an index that a call reads with one
+ * array access. */
 #include <pthread.h>
 #include <string.h>
 #include "tsk_registry.h"
@@ -113,6 +115,11 @@ typedef struct {
 static tsk_index tsk_indexes[TSK_NSM];
 static pthread_once_t tsk_indexes_once = PTHREAD_ONCE_INIT;
 
+/* The instances Gram calls in double run (tsk_gram_instance), by width cell
+ * slot, looked up with the index. */
+static const char *const tsk_gram_d_names[] = { "tsmttsm_dmma_d_w8", "tsmttsm_dmma_d_w16", "tsmttsm_dmma_d_w32" };
+static const tsk_instance *tsk_gram_d[TSK_NCELL];
+
 static int tsk_class_slot(ts_class cls)
 {
     for (size_t i = 0; i < TSK_NCLASS; i++)
@@ -219,6 +226,11 @@ static void tsk_index_build(void)
         tsk_index_cells(&tsk_indexes[t], &tsk_tables[t]);
         tsk_index_choices(&tsk_indexes[t]);
     }
+    for (size_t i = 0; i < sizeof tsk_gram_d_names / sizeof tsk_gram_d_names[0]; i++) {
+        const tsk_instance *x = tsk_instance_find(tsk_gram_d_names[i]);
+        if (x != NULL)
+            tsk_gram_d[tsk_cell_slot(x->max_width)] = x;
+    }
 }
 
 /* The index of `sm`'s table, built on the first use of any, or NULL. */
@@ -245,8 +257,31 @@ const tsk_choice *tsk_choose(const ts_call *call, int sm)
     return choice != NULL && choice->inst != NULL ? choice : NULL;
 }
 
+/* The table's cells were timed on two distinct operands, where cuBLAS
+ * (widths 9-32) and the register-tile kernels (5-8) won in double.  A Gram
+ * call passes one array as both: cuBLAS's GEMM reads it twice, and the
+ * register-tile kernel, which stages each chunk once, was bound by its
+ * work per chunk, not by memory (docs/performance.md, SYRK and TRSM on
+ * device data).  The aliased DMMA kernel stages each chunk once and does
+ * that work on the FP64 tensor cores, so it runs such calls whatever the
+ * cell says, on architectures with a table (DMMA needs sm_90). */
+const tsk_instance *tsk_gram_instance(const ts_call *call, const tsk_operands *ops, int sm)
+{
+    if (call->prec != TS_D || !tsk_aliased(call, ops) || tsk_index_of(sm) == NULL)
+        return NULL;
+    const int w = tsk_cell_slot(tsk_width_cell(call->width));
+    const tsk_instance *inst = w >= 0 ? tsk_gram_d[w] : NULL;
+    return inst != NULL && tsk_instance_serves(inst, call) ? inst : NULL;
+}
+
 tsk_status tsk_gemm(const ts_call *call, const tsk_operands *ops, cudaStream_t stream, int sm)
 {
+    const tsk_instance *gram = tsk_gram_instance(call, ops, sm);
+    if (gram != NULL) {
+        const tsk_status s = gram->launch(call, ops, stream, NULL);
+        if (s != TSK_DECLINED)
+            return s;
+    }
     const tsk_choice *choice = tsk_choose(call, sm);
     return choice != NULL ? choice->inst->launch(call, ops, stream, &choice->row->params) : TSK_DECLINED;
 }

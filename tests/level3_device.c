@@ -5,8 +5,9 @@
  * (tests/ref_level3.c).  Shapes reach each GPU path: the Gram route (skinny
  * SYRK and HERK, k long), cuBLAS (regular SYRK, TRSM with a large
  * triangle), the small-triangle TRSM kernel (tall B, both sides, orders
- * from 1 to 64, alpha = 1), and alpha = 0.  Prints "1..0 # SKIP" without
- * a CUDA device. */
+ * from 1 to 64, alpha = 1), and alpha = 0.  Then DSYRK Gram calls at the
+ * widths of the aliased DMMA kernel (5-32, cuda/kernel_dispatch.c), in both
+ * forms.  Prints "1..0 # SKIP" without a CUDA device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,23 @@ int main(void)
                            av == 1 ? ", alpha = 0" : av == 2 ? ", alpha = 1" : "",
                            fail ? fail : "as the reference");
                 }
+        }
+    /* DSYRK Gram calls on device data, C = A^T A ('T') and A A^T ('N'),
+     * at each end of the aliased DMMA kernel's width cells and between:
+     * k not a multiple of a chunk (16), lda above A's rows, odd at some
+     * widths (copies element by element) and even at others (16-byte
+     * copies) in both forms. */
+    static const int gram_ns[] = { 5, 8, 12, 16, 24, 32 };
+    for (size_t i = 0; i < sizeof gram_ns / sizeof gram_ns[0]; i++)
+        for (int t = 0; t < 2; t++) {
+            const int n = gram_ns[i], k = 20011, pad = (int)(i + t) % 2 ? 3 : 4;
+            ref_case rc = { .prec = TS_D, .op = REF_SYRK, .uplo = t ? 'L' : 'U', .trans = t ? 'N' : 'T',
+                            .m = n, .n = n, .k = k, .lda = (t ? n : k) + pad, .ldc = n + 2,
+                            .alpha = { 0.7, 0 }, .beta = { -1.3, 0 } };
+            char why[256];
+            const char *fail = run(&rc, DEVICE, DEVICE, why, sizeof why);
+            tap_ok(!fail, "d syrk gram %c n=%d k=%d lda=%d, A device, C device: %s", rc.trans, n, k, rc.lda,
+                   fail ? fail : "as the reference");
         }
     return tap_done();
 }

@@ -97,7 +97,7 @@ check() {
 # kernels by 10-100x, racecheck (which tracks every shared-memory access)
 # most: it runs shapes eight times smaller, and the differential test in
 # double precision only (every class and layout; 262 s on an H100).
-racecheck_kernels=tsm2_s_w16,tsm2_c_w8,tsm2_z_w4,tsm2_d_w2,ism2_s_w8,ism2_d_w16,ism2_z_w4,tsmttsm_s_tn_w8,tsmttsm_d_nn_w2,tsmttsm_c_tn_w16,tsmttsm_z_tn_w4,ism2_dmma_d_w32,tsmttsm_dmma_s_w32,tsm2_dmma_s_w16,tsmttsm_dmma_s_w64
+racecheck_kernels=tsm2_s_w16,tsm2_c_w8,tsm2_z_w4,tsm2_d_w2,ism2_s_w8,ism2_d_w16,ism2_z_w4,tsmttsm_s_tn_w8,tsmttsm_d_nn_w2,tsmttsm_c_tn_w16,tsmttsm_z_tn_w4,ism2_dmma_d_w32,tsmttsm_dmma_s_w32,tsm2_dmma_s_w16,tsmttsm_dmma_s_w64,tsmttsm_dmma_d_w8
 for tool in "$@"; do
   scale=1
   if [ "$tool" = racecheck ]; then

@@ -306,16 +306,17 @@ typedef struct {
 
 /* Gram calls, C = op(A) op(A)^T or ^H with one array as both operands (a
  * skinny SYRK or HERK's Gram GEMM, cuda/level3_cublas.c), on every TSMTTSM
- * instance that serves them (the register-tile kernels stage the array
- * once: tsk_aliased): k = 1 and odd, leading dimensions both ways, beta = 0
- * over NaN and beta != 0; at widths 3 and 17 a k long enough, with one
- * block per SM, that a block takes more chunks than its ring has slots.
+ * instance that serves them (the kernels stage the array once:
+ * tsk_aliased): k = 1 and odd, leading dimensions both ways, beta = 0 over
+ * NaN and beta != 0; at widths 3, 5, 12 and 17 (one in each width cell
+ * from 4 to 32) a k long enough, with one block per SM, that a block takes
+ * more chunks than its ring has slots.
  * Then calls that share the pointer but are no Gram call, which must not
  * be taken for one: op(B) with another leading dimension, m != n, or the
  * two lying differently along k ('T','T' and 'N','N'). */
 static void test_gram(const char *only)
 {
-    static const int ns[] = { 1, 3, 8, 16, 17, 32, 64 };
+    static const int ns[] = { 1, 3, 5, 8, 12, 16, 17, 24, 32, 64 };
     /* The Gram layouts, then two that share no layout along k. */
     static const char pairs[6][2] = {
         { 'T', 'N' }, { 'N', 'T' }, { 'C', 'N' }, { 'N', 'C' }, { 'T', 'T' }, { 'N', 'N' },
@@ -338,9 +339,9 @@ static void test_gram(const char *only)
                         (inst->transb != TSK_ANY_TRANS && inst->transb != tb))
                         continue;
                     /* About 2048 chunks of the instance's width cell, at
-                     * widths 3 and 17 (0, no case, at the others). */
+                     * widths 3, 5, 12 and 17 (0, no case, at the others). */
                     const int64_t long_k =
-                        n == 3 || n == 17
+                        n == 3 || n == 5 || n == 12 || n == 17
                             ? ((int64_t)1 << 24) / (tsk_width_cell(n) * (int64_t)ts_elem_size((ts_prec)p)) + 2
                             : 0;
                     const gram_case gram[] = {

@@ -2,8 +2,12 @@
  * replaced: for every row of the sm_90 table, and for every class,
  * precision, transposes N/T/C, mirror and width from -1 to 70,
  * tsk_tuning_find returns the row a scan of the table finds, and tsk_choose
- * the row and instance that tsk_gemm's per-call search chose.  Launches
- * nothing, so it needs no GPU.  Prints TAP. */
+ * the row and instance that tsk_gemm's per-call search chose.  Then the
+ * Gram rule (tsk_gram_instance) over the same keys.  Launches nothing, so
+ * it needs no GPU.  Prints TAP. */
+#include <stdio.h>
+#include <string.h>
+
 #include "tap.h"
 #include "tsk_registry.h"
 
@@ -147,11 +151,50 @@ static void test_whole_cells(void)
     tap_ok(bad == 0, "each of the %zu instances serves whole width cells", tsk_instance_count());
 }
 
+/* Every TSMTTSM call key with op(B) in A's array (a Gram call where the
+ * layouts along k agree), with op(B) elsewhere, and with m = n - 1 (no
+ * Gram call): tsk_gram_instance answers tsmttsm_dmma_d_w<cell> exactly for
+ * the Gram calls in double of width 5-32 on sm_90, NULL for every other
+ * (tsk_choose, above, is the table's choice for all of them). */
+static void test_gram(void)
+{
+    static const char *const others[] = { "", " (B elsewhere)", " (m = n - 1)" };
+    static double x[1];
+    size_t bad = 0, routed = 0, calls = 0;
+    for (size_t s = 0; s < NSM; s++)
+        for (int p = 0; p < TS_NPREC; p++)
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    for (int other = 0; other < 3; other++)
+                        for (int w = MIN_WIDTH; w <= MAX_WIDTH; w++) {
+                            const ts_call call = { .cls = TS_CLASS_TSMTTSM, .prec = (ts_prec)p, .transa = transes[a],
+                                                   .transb = transes[b], .m = other == 2 ? w - 1 : w, .n = w,
+                                                   .k = 1000, .width = w };
+                            const tsk_operands ops = { x, 40, other == 1 ? (const void *)(x + 1) : x, 40, NULL, 40 };
+                            const int gram = !other && (transes[a] != 'N') == (transes[b] == 'N');
+                            const int want = gram && sms[s] == 90 && p == TS_D && w >= 5 && w <= 32;
+                            const tsk_instance *got = tsk_gram_instance(&call, &ops, sms[s]);
+                            char name[32];
+                            snprintf(name, sizeof name, "tsmttsm_dmma_d_w%d", tsk_width_cell(w));
+                            calls++;
+                            routed += got != NULL;
+                            if (want ? got != NULL && strcmp(got->name, name) == 0 : got == NULL)
+                                continue;
+                            if (bad++ < 10)
+                                tap_diag("sm %d prec %d %c%c width %d%s: %s, want %s", sms[s], p, transes[a],
+                                         transes[b], w, others[other], got ? got->name : "none",
+                                         want ? name : "none");
+                        }
+    tap_ok(bad == 0, "tsk_gram_instance on %zu TSMTTSM calls: %zu Gram calls in double run tsmttsm_dmma_d_w8/16/32",
+           calls, routed);
+}
+
 int main(void)
 {
     test_rows();
     test_cells();
     test_calls();
     test_whole_cells();
+    test_gram();
     return tap_done();
 }
