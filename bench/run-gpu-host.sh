@@ -123,7 +123,8 @@ unpack() {
 }
 
 # split_bench: the host's copy rate (what packing pageable memory for every
-# link at once draws on), then bench/run-split.sh into $out.
+# link at once draws on), then bench/run-split.sh into $out (the cases of
+# TSSHIM_SPLIT_CASES, default all).
 split_bench() {
   python3 -c 'import os, time, torch
 torch.set_num_threads(os.cpu_count())
@@ -133,7 +134,7 @@ for _ in range(5): b.copy_(a)
 print("host memory copy, %d threads: %.1f GB/s copied (read and written once each)" % (os.cpu_count(), 5 * 8 * 2**30 / (time.time() - t) / 1e9))' \
     >"$log/split-bench.txt" 2>&1
   (cd "$work/build" && BENCH=./bench/bench_e2e RUN_LIMIT=$(left 20) sh "$work/src/bench/run-split.sh" "$out" \
-    >>"$log/split-bench.txt" 2>&1)
+    ${TSSHIM_SPLIT_CASES:-} >>"$log/split-bench.txt" 2>&1)
   echo "split bench: exit $? ($(($(date +%s) - start)) s)"
 }
 
