@@ -17,7 +17,8 @@
 #                           (bench/run-split.sh)
 #   run-gpu-host.sh split   that benchmark alone (the normal tree built
 #                           first when the machine no longer has it)
-#   run-gpu-host.sh measure device 0 alone (CUDA_VISIBLE_DEVICES): SYRK and
+#   run-gpu-host.sh measure device 0 alone (CUDA_VISIBLE_DEVICES), OpenBLAS
+#                           on 16 threads (OPENBLAS_NUM_THREADS): SYRK and
 #                           TRSM on device data (bench_level3_gpu), a
 #                           calibration, the end-to-end benchmark's reuse,
 #                           chain and program cases and the call cases
@@ -227,6 +228,8 @@ split)
 measure)
   [ -f "$work/build/.libs/libtsshim.so" ] || { unpack && build_tree build; }
   export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+  # The issues' baseline: OpenBLAS on 16 threads, whatever the host's cores.
+  export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
   cd "$work/build" || exit 1
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader -i "$CUDA_VISIBLE_DEVICES"
   LD_PRELOAD=$work/build/.libs/libtsshim.so timeout 120 ./bench/bench_level3_gpu 24 >"$out/level3.txt" 2>&1
