@@ -256,7 +256,8 @@ measure)
     nvidia-cuda-mps-control -d 2>"$log/mps.txt"
     for bs in 1 2; do
       (cd "$work/build" && LD_LIBRARY_PATH="$carry/scalapack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        TSSHIM_BACKGROUND_START=$bs TSSHIM_SCALAPACK_TESTERS=$carry/scalapack/tests TSSHIM_SCALAPACK_MODES=gpu \
+        OPENBLAS_NUM_THREADS=1 TSSHIM_BACKGROUND_START=$bs TSSHIM_SCALAPACK_TESTERS=$carry/scalapack/tests \
+        TSSHIM_SCALAPACK_MODES=gpu \
         TSSHIM_SCALAPACK_PROGRAMS='xdllt xzlu xdqr xdinv PBLAS/dpb3tst PBLAS/zpb3tst' TSSHIM_SCALAPACK_NP=4 \
         TSSHIM_SCALAPACK_TIMEOUT=60 timeout -k 10 120 make check-scalapack >"$log/scalapack-start-$bs.txt" 2>&1)
       echo "scalapack, gpu mode, TSSHIM_BACKGROUND_START=$bs: exit $? ($(($(date +%s) - start)) s)"
