@@ -31,8 +31,12 @@
 #                           the start on the first call and at load, and the
 #                           demo at its realistic size in auto mode (D and S
 #                           60 iterations, D again with huge pages, Z 20);
-#                           builds the normal tree first when the machine no
-#                           longer has it
+#                           TSSHIM_MEASURE names the steps (level3
+#                           calibrate e2e hugepages startload scalapack demo
+#                           demo-hugepages demo-z), TSSHIM_MEASURE_REUSE the
+#                           e2e step's cases, TSSHIM_MEASURE_DEMO_REPEATS
+#                           the demo's runs (2); builds the normal tree
+#                           first when the machine no longer has it
 #   run-gpu-host.sh mpi     ScaLAPACK's testers with TSSHIM_SCALAPACK_NP (8)
 #                           ranks spread over the GPUs under MPS
 #                           (.gpu/scalapack/tests and lib: the testers and
@@ -44,9 +48,11 @@
 #                           normal tree first when the machine no longer has it
 #                           (.gpu/scalapack/tests: cp -rL of the package's
 #                           folder, whose .dat inputs are links)
-# Work happens in /tmp/tsshim-gpu (kept between the two phases on a warm
-# machine); logs go to $OUT/logs.tar.gz; a short summary comes last, one
-# line per suite.
+# Several phases may be named; they run in order.  The multigpu phase's
+# tests are TSSHIM_MULTIGPU_TESTS (default split.sh, gemm_differential_gpu.sh
+# and residency_gpu.sh).  Work happens in /tmp/tsshim-gpu (kept between
+# phases on a warm machine); logs go to $OUT/logs.tar.gz; a short summary
+# comes last, one line per suite.
 set -u
 carry=$(cd "$(dirname "$0")/.." && pwd)/.gpu
 out=${OUT:-/tmp/tsshim-out}
@@ -139,7 +145,8 @@ print("host memory copy, %d threads: %.1f GB/s copied (read and written once eac
   echo "split bench: exit $? ($(($(date +%s) - start)) s)"
 }
 
-case ${1:-check} in
+for phase in "${@:-check}"; do
+case $phase in
 check)
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   unpack
@@ -210,7 +217,7 @@ multigpu)
   build_tree build
   cat "$log/status-build-build.txt"
   echo "build: $(($(date +%s) - start)) s"
-  run_check build split 240 TESTS="tests/split.sh tests/gemm_differential_gpu.sh tests/residency_gpu.sh"
+  run_check build split 240 TESTS="${TSSHIM_MULTIGPU_TESTS:-tests/split.sh tests/gemm_differential_gpu.sh tests/residency_gpu.sh}"
   echo "split tests: $(($(date +%s) - start)) s"
   split_bench
   echo "== split tests"
@@ -230,29 +237,42 @@ measure)
   export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
   # The issues' baseline: OpenBLAS on 16 threads, whatever the host's cores.
   export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
+  steps=${TSSHIM_MEASURE:-level3 calibrate e2e hugepages startload scalapack demo demo-hugepages demo-z}
+  want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
   cd "$work/build" || exit 1
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader -i "$CUDA_VISIBLE_DEVICES"
-  LD_PRELOAD=$work/build/.libs/libtsshim.so timeout 120 ./bench/bench_level3_gpu 24 >"$out/level3.txt" 2>&1
-  echo "level3: exit $? ($(($(date +%s) - start)) s)"
-  timeout 120 ./tools/tsshim-calibrate -o "$out/profile" --plugin "$work/build/.libs/libtsshim-cuda.so" \
-    >"$log/calibrate.txt" 2>&1
-  echo "calibrate: exit $? ($(($(date +%s) - start)) s)"
+  if want level3; then
+    LD_PRELOAD=$work/build/.libs/libtsshim.so timeout 120 ./bench/bench_level3_gpu 24 >"$out/level3.txt" 2>&1
+    echo "level3: exit $? ($(($(date +%s) - start)) s)"
+  fi
+  # Without the calibrate step the shim takes its built-in figures.
+  if want calibrate; then
+    timeout 120 ./tools/tsshim-calibrate -o "$out/profile" --plugin "$work/build/.libs/libtsshim-cuda.so" \
+      >"$log/calibrate.txt" 2>&1
+    echo "calibrate: exit $? ($(($(date +%s) - start)) s)"
+  fi
   e2e() {
     BENCH=./bench/bench_e2e TSSHIM_LIB=$work/build/.libs/libtsshim.so E2E_ROUNDS=1 timeout "$(left 240)" \
       sh "$work/src/bench/run-e2e.sh" "$@"
   }
-  reuse='reuse_tsm2_d_w16 rewrite_tsm2_d_w16 reuse_gram_d_w16 chain_d_w16 program_square_d_4096 program_rankk_d_w32'
-  e2e "$out/e2e" "$out/profile" $reuse ${TSSHIM_MEASURE_CASES:-} >"$log/e2e.txt" 2>&1
-  echo "e2e: exit $? ($(($(date +%s) - start)) s)"
-  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 e2e "$out/e2e-hugepages" "$out/profile" reuse_tsm2_d_w16 chain_d_w16 \
-    >"$log/e2e-hugepages.txt" 2>&1
-  echo "e2e, huge pages: exit $? ($(($(date +%s) - start)) s)"
-  TSSHIM_BACKGROUND_START=2 e2e "$out/e2e-start-at-load" "$out/profile" program_square_d_4096 program_rankk_d_w32 \
-    >"$log/e2e-start-at-load.txt" 2>&1
-  echo "e2e, start at load: exit $? ($(($(date +%s) - start)) s)"
+  reuse=${TSSHIM_MEASURE_REUSE:-reuse_tsm2_d_w16 rewrite_tsm2_d_w16 reuse_gram_d_w16 chain_d_w16 program_square_d_4096 program_rankk_d_w32}
+  if want e2e; then
+    e2e "$out/e2e" "$out/profile" $reuse ${TSSHIM_MEASURE_CASES:-} >"$log/e2e.txt" 2>&1
+    echo "e2e: exit $? ($(($(date +%s) - start)) s)"
+  fi
+  if want hugepages; then
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 e2e "$out/e2e-hugepages" "$out/profile" reuse_tsm2_d_w16 chain_d_w16 \
+      >"$log/e2e-hugepages.txt" 2>&1
+    echo "e2e, huge pages: exit $? ($(($(date +%s) - start)) s)"
+  fi
+  if want startload; then
+    TSSHIM_BACKGROUND_START=2 e2e "$out/e2e-start-at-load" "$out/profile" program_square_d_4096 \
+      program_rankk_d_w32 >"$log/e2e-start-at-load.txt" 2>&1
+    echo "e2e, start at load: exit $? ($(($(date +%s) - start)) s)"
+  fi
   # Short ScaLAPACK testers forced to the GPU, 4 ranks sharing it under MPS:
   # the start on each rank's first call (the default), then at load.
-  if [ -d "$carry/scalapack/tests" ]; then
+  if want scalapack && [ -d "$carry/scalapack/tests" ]; then
     nvidia-cuda-mps-control -d 2>"$log/mps.txt"
     for bs in 1 2; do
       (cd "$work/build" && LD_LIBRARY_PATH="$carry/scalapack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -274,20 +294,25 @@ measure)
       sh "$work/src/examples/run-demo.sh" "$@" >"$log/demo-$name.txt" 2>&1
     echo "demo $name: exit $? ($(($(date +%s) - start)) s)"
   }
-  demo ds '32768 16 60 10' 2 "$carry"/demo/subspace_d "$carry"/demo/subspace_s
-  GLIBC_TUNABLES=glibc.malloc.hugetlb=1 demo d-hugepages '32768 16 60 10' 2 "$carry"/demo/subspace_d
-  demo z '32768 16 20 10' 1 "$carry"/demo/subspace_z
+  repeats=${TSSHIM_MEASURE_DEMO_REPEATS:-2}
+  ! want demo || demo ds '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d "$carry"/demo/subspace_s
+  ! want demo-hugepages ||
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 demo d-hugepages '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d
+  ! want demo-z || demo z '32768 16 20 10' 1 "$carry"/demo/subspace_z
   echo "== SYRK and TRSM on device data"
-  cat "$out/level3.txt"
+  cat "$out/level3.txt" 2>/dev/null
   for f in e2e e2e-hugepages e2e-start-at-load; do
+    [ -f "$log/$f.txt" ] || continue
     echo "== $f"
     sed -n '/^case /,/^== pipeline phases/p; /^(total /,$p' "$log/$f.txt" | grep -v '^== pipeline phases'
   done
   for bs in 1 2; do
+    [ -f "$log/scalapack-start-$bs.log" ] || continue
     echo "== scalapack testers, gpu mode, TSSHIM_BACKGROUND_START=$bs"
-    grep -E '^not ok|TSSHIM_MODE=gpu' "$log/scalapack-start-$bs.log" 2>/dev/null | grep -v 'ranks went' | head -n 12
+    grep -E '^not ok|TSSHIM_MODE=gpu' "$log/scalapack-start-$bs.log" | grep -v 'ranks went' | head -n 12
   done
   for f in ds d-hugepages z; do
+    [ -f "$log/demo-$f.txt" ] || continue
     echo "== demo $f"
     tail -n 6 "$log/demo-$f.txt"
   done
@@ -335,5 +360,6 @@ mpi)
   done
   ;;
 esac
+done
 cd "$out" && tar czf logs.tar.gz logs $(ls -d datapath cholqr split-logs e2e*/e2e-logs 2>/dev/null) &&
   rm -rf logs datapath cholqr split-logs e2e*/e2e-logs

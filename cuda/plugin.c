@@ -66,4 +66,6 @@ __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .replica_free = ts_replica_free,
     .replica_upload = ts_replica_upload,
     .replica_pull = ts_replica_pull,
+    .peer_on = ts_peer_on,
+    .peer_off = ts_peer_off,
 };

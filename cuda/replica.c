@@ -46,23 +46,34 @@ int ts_replica_upload(int device, void *dev, const void *host, const ts_region *
     return err ? -1 : 0;
 }
 
-/* Peer access lets the copy engines move the bytes over NVLink (or PCIe
- * peer to peer) instead of through host memory.  It is turned on for the
- * copy and off after it, unless the program had turned it on itself, so
- * that the program's own cudaDeviceEnablePeerAccess still succeeds. */
 int ts_replica_pull(int device, void *dst, int src_device, const void *src, size_t bytes)
 {
     ts_device_scope s = ts_device_enter(device);
     cudaError_t err = s.err;
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(device, &err);
-    int can = 0, enabled = 0;
-    if (ctx && src_device != device && !cudaDeviceCanAccessPeer(&can, device, src_device) && can)
-        enabled = cudaDeviceEnablePeerAccess(src_device, 0) == cudaSuccess;
-    cudaGetLastError(); /* cudaErrorPeerAccessAlreadyEnabled: the program's */
     if (ctx && !(err = cudaMemcpyPeerAsync(dst, device, src, src_device, bytes, ctx->stream)))
         err = cudaStreamSynchronize(ctx->stream);
-    if (enabled)
-        cudaDeviceDisablePeerAccess(src_device);
     ts_device_leave(s);
     return err ? -1 : 0;
+}
+
+/* Turned on and off only while no copy runs: a copy between two devices may
+ * use either one's access to the other (turning access off under a running
+ * copy made it fault). */
+int ts_peer_on(int device, int peer)
+{
+    int can = 0, on = 0;
+    ts_device_scope s = ts_device_enter(device);
+    if (!s.err && device != peer && !cudaDeviceCanAccessPeer(&can, device, peer) && can)
+        on = cudaDeviceEnablePeerAccess(peer, 0) == cudaSuccess;
+    ts_device_leave(s); /* clears cudaErrorPeerAccessAlreadyEnabled */
+    return on;
+}
+
+void ts_peer_off(int device, int peer)
+{
+    ts_device_scope s = ts_device_enter(device);
+    if (!s.err)
+        cudaDeviceDisablePeerAccess(peer);
+    ts_device_leave(s);
 }

@@ -17,5 +17,7 @@ void ts_replica_free(int device, void *dev);
 int ts_replica_upload(int device, void *dev, const void *host, const ts_region *r, size_t elem, ts_residency res,
                       const ts_config *cfg);
 int ts_replica_pull(int device, void *dst, int src_device, const void *src, size_t bytes);
+int ts_peer_on(int device, int peer);
+void ts_peer_off(int device, int peer);
 
 #endif

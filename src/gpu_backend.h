@@ -46,13 +46,18 @@ typedef struct {
      * it would not leave the part room to run), its release, a region of
      * the host matrix copied into the same place of the copy (pinned
      * memory by DMA, pageable through the staging ring), and `bytes` from
-     * another device's copy into this one's, peer to peer where the GPUs
-     * allow it.  Synchronous; 0 on success. */
+     * another device's copy into this one's.  Synchronous; 0 on success.
+     * peer_on lets `device` reach `peer`'s memory, so that those copies
+     * run peer to peer (NVLink, PCIe) instead of through host memory: 1
+     * when it turned that on (peer_off turns it off again, once no copy
+     * runs), 0 when it was on already (the program's) or cannot be. */
     void *(*replica_alloc)(int device, size_t bytes);
     void (*replica_free)(int device, void *dev);
     int (*replica_upload)(int device, void *dev, const void *host, const ts_region *r, size_t elem,
                           ts_residency res, const ts_config *cfg);
     int (*replica_pull)(int device, void *dst, int src_device, const void *src, size_t bytes);
+    int (*peer_on)(int device, int peer);
+    void (*peer_off)(int device, int peer);
 } ts_gpu_ops;
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no

@@ -172,18 +172,22 @@ typedef struct {
     int64_t parts;
     int device[TS_MAX_DEVICES];
     void *copy[TS_MAX_DEVICES]; /* NULL: that part reads A from the host */
+    unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* peer access of part i's device to j's */
 } shared_a;
 
 /* One part in flight and what became of it.  A split call runs its parts
- * in up to two rounds, all parts at once in each: the shares of A first
- * (shares_a), then the GEMMs. */
+ * in up to three rounds, all parts at once in each: where they share A
+ * (shares_a), each sends its share from the host, then each copies the
+ * others' shares from the other devices; then the GEMMs. */
+enum { ROUND_UPLOAD, ROUND_PULL, ROUND_GEMM };
+
 typedef struct {
     ts_call sub;
     const ts_gpu_ops *g;
     const ts_config *cfg;
     shared_a *shared;
     int index;
-    int sharing;          /* the first round: send this part's share of A */
+    int round;
     int a_shared;         /* its GEMM read A from the shared copy */
     double share_s;       /* seconds of this part's share copies */
     uint64_t share_h2d;   /* bytes of A it sent from the host */
@@ -239,13 +243,14 @@ static void pull_shares(part *p)
 static void run_part(part *p)
 {
     double t0 = ts_now();
-    if (p->sharing)
+    if (p->round == ROUND_UPLOAD)
         upload_share(p);
-    else if (p->shared && p->shared->copy[p->index])
+    else if (p->round == ROUND_PULL)
         pull_shares(p);
-    p->share_s += ts_now() - t0;
-    if (!p->sharing)
+    else
         p->rc = p->g->gemm(&p->sub, p->cfg, p->why, sizeof p->why);
+    if (p->round != ROUND_GEMM)
+        p->share_s += ts_now() - t0;
 }
 
 /* Threads that run parts 1, 2, ... of split calls; the calling thread runs
@@ -380,27 +385,57 @@ static int share_begin(shared_a *sa, const ts_slice_plan *plan, const ts_call *c
         return 0;
     }
     for (int i = 0; i < n; i++)
-        p[i].shared = sa, p[i].sharing = 1;
+        p[i].shared = sa, p[i].round = ROUND_UPLOAD;
     return 1;
 }
 
-/* After the first round (or none): the GEMMs' round, which reads the
- * copies only if every share arrived; else they are given back now and
- * every part reads A from the host. */
-static void share_round(part *p, int n)
+/* After the uploads: whether every share arrived; else the copies are
+ * given back now and every part reads A from the host. */
+static int shares_sent(part *p, int n)
 {
-    shared_a *sa = p[0].shared;
-    int ok = sa != NULL;
-    for (int i = 0; i < n; i++) {
+    int ok = 1;
+    for (int i = 0; i < n; i++)
         ok = ok && !p[i].rc;
-        p[i].sharing = 0;
-        p[i].rc = 0;
-    }
-    if (sa && !ok) {
+    if (!ok) {
         share_end(p, n);
         ts_log(2, "%s: sharing A among the split parts failed; each part sends all of it",
                ts_routine_symbol(p[0].sub.routine));
     }
+    return ok;
+}
+
+/* The pulls' round, with each part's device able to reach the others'
+ * memory: turned on here, and off again after the round where the program
+ * had not turned it on itself.  One split call at a time does this, so
+ * that no call turns access off under another's copies. */
+static void pull_round(part *p, int n)
+{
+    static pthread_mutex_t pulling = PTHREAD_MUTEX_INITIALIZER;
+    const ts_gpu_ops *g = p[0].g;
+    shared_a *sa = p[0].shared;
+    pthread_mutex_lock(&pulling);
+    for (int i = 0; i < n; i++) {
+        p[i].round = ROUND_PULL;
+        for (int j = 0; j < n; j++)
+            sa->turned_on[i][j] = sa->device[i] != sa->device[j] && g->peer_on(sa->device[i], sa->device[j]);
+    }
+    run_parts(p, n);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (sa->turned_on[i][j])
+                g->peer_off(sa->device[i], sa->device[j]);
+    pthread_mutex_unlock(&pulling);
+}
+
+/* Shares A among the parts where it can, before their GEMMs. */
+static void share(part *p, int n, const ts_slice_plan *plan, const ts_call *c, const ts_gpu_ops *g, const int *dev,
+                  shared_a *sa)
+{
+    if (!shares_a(plan, c, g) || !share_begin(sa, plan, c, g, dev, p, n))
+        return;
+    run_parts(p, n);
+    if (shares_sent(p, n))
+        pull_round(p, n);
 }
 
 /* TSSHIM_VERBOSE=3: one line per part, before the call's trace line. */
@@ -443,9 +478,9 @@ int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const i
         p[i].index = i;
     }
     shared_a sa;
-    if (shares_a(&plan, c, g) && share_begin(&sa, &plan, c, g, dev, p, n))
-        run_parts(p, n);
-    share_round(p, n);
+    share(p, n, &plan, c, g, dev, &sa);
+    for (int i = 0; i < n; i++)
+        p[i].round = ROUND_GEMM;
     run_parts(p, n);
 
     share_end(p, n);

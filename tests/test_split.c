@@ -60,6 +60,28 @@ static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_c
  * shared_reads counts parts whose gemm read A from a copy. */
 static int alloc_failing = -1, pull_failing = -1, copies_made, copies_freed, shared_reads;
 
+/* Peer access turned on and off: on[d][p] while device d may reach p;
+ * pulls counts copies made while the source was not reachable, and
+ * peer_errors any access turned on twice, off while off, or between a
+ * device and itself. */
+static unsigned char on[3][3];
+static int peer_errors, unreachable_pulls;
+
+static int fake_peer_on(int device, int peer)
+{
+    if (device == peer || on[device][peer])
+        peer_errors++;
+    on[device][peer] = 1;
+    return 1;
+}
+
+static void fake_peer_off(int device, int peer)
+{
+    if (!on[device][peer])
+        peer_errors++;
+    on[device][peer] = 0;
+}
+
 static void *fake_replica_alloc(int device, size_t bytes)
 {
     void *p = device == alloc_failing ? NULL : malloc(bytes);
@@ -90,9 +112,9 @@ static int fake_replica_upload(int device, void *dev, const void *host, const ts
 
 static int fake_replica_pull(int device, void *dst, int src_device, const void *src, size_t bytes)
 {
-    (void)src_device;
     if (device == pull_failing)
         return -1;
+    unreachable_pulls += !on[device][src_device];
     memcpy(dst, src, bytes);
     return 0;
 }
@@ -112,7 +134,8 @@ static int fake_sharing_gemm(ts_call *c, const ts_config *cfg, char *why, size_t
 static const ts_gpu_ops fake_sharing = { .abi = TS_GPU_ABI, .gemm = fake_sharing_gemm, .device_count = fake_count,
                                          .home_free = fake_free, .replica_alloc = fake_replica_alloc,
                                          .replica_free = fake_replica_free, .replica_upload = fake_replica_upload,
-                                         .replica_pull = fake_replica_pull };
+                                         .replica_pull = fake_replica_pull, .peer_on = fake_peer_on,
+                                         .peer_off = fake_peer_off };
 
 /* The backend check_run splits on. */
 static const ts_gpu_ops *backend = &fake;
@@ -369,6 +392,13 @@ int main(void)
     check_run(&cfg, TS_D, 'T', 'N', 150, 140, 130, 0, "regular, no copy on device 2");
     tap_ok(shared_reads == 0 && copies_made == copies_freed, "no copy on device 2: no part reads a copy (%d), the made ones given back",
            shared_reads);
+    int left_on = 0;
+    for (int d = 0; d < 3; d++)
+        for (int q = 0; q < 3; q++)
+            left_on += on[d][q];
+    tap_ok(peer_errors == 0 && unreachable_pulls == 0 && left_on == 0,
+           "peer access: on for every pull between two devices, off after the pulls (%d errors, %d pulls unreachable, "
+           "%d left on)", peer_errors, unreachable_pulls, left_on);
     alloc_failing = -1;
     pull_failing = 1;
     check_run(&cfg, TS_Z, 'N', 'C', 150, 140, 130, 1, "regular, beta 0, C NaN, a pull to device 1 failing");
