@@ -104,7 +104,10 @@ cublasHandle_t ts_gpu_cublas(ts_gpu_context *c)
 
 ts_device_scope ts_device_enter(int device)
 {
-    ts_device_scope s = { -1, device, cudaGetDevice(&s.prev) };
+    /* Not one initializer: cudaGetDevice's write to prev would be unordered
+     * with the initialization of prev. */
+    ts_device_scope s = { -1, device, cudaSuccess };
+    s.err = cudaGetDevice(&s.prev);
     if (!s.err && s.prev != device)
         s.err = cudaSetDevice(device);
     return s;
