@@ -1,7 +1,7 @@
 /* TSMTTSM on the FP64 tensor cores (DMMA, see tsk_dmma.cuh): single
  * precision and complex single at the widths where the register-tile
  * kernel (tsmttsm_gemm.cu) is bound by issuing its multiply-adds and
- * shared-memory reads, and double at widths 8-32 for Gram calls:
+ * shared-memory reads, and double at widths 8 and 16 for Gram calls:
  * C = alpha op(A) op(B) + beta C, m, n <= W, k long.
  *
  * Every team of a resident grid takes chunks of KCH values of k in turn
@@ -292,7 +292,6 @@ const tsk_instance tsk_tsmttsm_dmma_instances[] = {
     TSMTTSM_DMMA_ENTRY(s, TS_S, float, 64)
     /* Gram calls in double (tsk_gram_instance, cuda/kernel_dispatch.c). */
     TSMTTSM_DMMA_ENTRY(d, TS_D, double, 8) TSMTTSM_DMMA_ENTRY(d, TS_D, double, 16)
-    TSMTTSM_DMMA_ENTRY(d, TS_D, double, 32)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 8) TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 16)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 32)
 };

@@ -6,7 +6,8 @@
  * SYRK and HERK, k long), cuBLAS (regular SYRK, TRSM with a large
  * triangle), the small-triangle TRSM kernel (tall B, both sides, orders
  * from 1 to 64, alpha = 1), and alpha = 0.  Then DSYRK Gram calls at the
- * widths of the aliased DMMA kernel (5-32, cuda/kernel_dispatch.c), in both
+ * widths of the aliased DMMA kernel (5-16, cuda/kernel_dispatch.c) and
+ * beyond them (cuBLAS, 24 and 32), in both
  * forms.  Prints "1..0 # SKIP" without a CUDA device. */
 #include <math.h>
 #include <stdio.h>
