@@ -1,6 +1,7 @@
 #include "gpu_backend.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -164,6 +165,15 @@ static atomic_int exiting;
 static _Atomic unsigned long long own_adds;
 static unsigned long long loader_adds(void);
 
+/* The loader's list as the start left it (own_adds): its length and the
+ * count of objects ever removed.  While the device starts, the CUDA driver
+ * loads parts of its own (libnvidia-*); those are still the start's, so
+ * calls need not wait for it (ts_gpu_residency). */
+static _Atomic int own_objects;
+static _Atomic unsigned long long own_subs;
+static void loader_snapshot(void);
+static int only_driver_parts_added(void);
+
 /* Why exiting during the background start is safe.  The CUDA libraries'
  * initialisers register exit handlers (static destructors); exit() runs the
  * atexit list newest first, then _dl_fini the libraries' destructors.  Run
@@ -239,7 +249,7 @@ int ts_gpu_start_background(void)
         return 1;
     }
     if (!had_cuda)
-        atomic_store(&own_adds, loader_adds());
+        loader_snapshot();
     ts_log(2, "GPU backend loaded in %.3f s on the calling thread; the device context starts on a background "
            "thread, calls run on the CPU until it is done", load_s);
     int err = begin_starter(ops);
@@ -271,6 +281,48 @@ static unsigned long long loader_adds(void)
     unsigned long long adds = 0;
     dl_iterate_phdr(read_adds, &adds);
     return adds;
+}
+
+int ts_gpu_driver_part(const char *path)
+{
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    return base && !strncmp(base, "libnvidia-", 10);
+}
+
+/* The walk of the loader's list (in load order) that both need. */
+typedef struct {
+    int objects, from, others;
+    unsigned long long adds, subs;
+} list_walk;
+
+static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    list_walk *w = data;
+    w->adds = info->dlpi_adds;
+    w->subs = info->dlpi_subs;
+    if (w->objects++ >= w->from && !ts_gpu_driver_part(info->dlpi_name))
+        w->others++;
+    return 0;
+}
+
+static void loader_snapshot(void)
+{
+    list_walk w = { 0, INT_MAX, 0, 0, 0 };
+    dl_iterate_phdr(walk_object, &w);
+    atomic_store(&own_objects, w.objects);
+    atomic_store(&own_subs, w.subs);
+    atomic_store(&own_adds, w.adds);
+}
+
+/* Every object loaded since the snapshot is a part of the driver's, and
+ * none was removed (which would shift the list). */
+static int only_driver_parts_added(void)
+{
+    list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0 };
+    dl_iterate_phdr(walk_object, &w);
+    return w.subs == atomic_load(&own_subs) && w.others == 0;
 }
 
 static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)
@@ -364,10 +416,11 @@ void ts_gpu_residency(ts_call *c)
     if (!ts_gpu_cuda_loaded())
         return;
     /* While the background start runs, the CUDA objects in the process may
-     * all be the start's own (own_adds): then no operand is device memory,
-     * and the call does not wait for the start. */
+     * all be the start's own (own_adds, and the driver's parts it loads as
+     * it starts): then no operand is device memory, and the call does not
+     * wait for the start.  The full walk runs only once the count moved. */
     unsigned long long own = atomic_load(&own_adds);
-    if (own && !ts_gpu_ready() && loader_adds() == own)
+    if (own && !ts_gpu_ready() && (loader_adds() == own || only_driver_parts_added()))
         return;
     const ts_gpu_ops *g = ts_gpu();
     if (g)

@@ -109,6 +109,11 @@ static inline int ts_gpu_nothing_loaded_since(const struct link_map *tail)
     return tail && !__atomic_load_n(&tail->l_next, __ATOMIC_ACQUIRE);
 }
 
+/* Whether a loaded object's path names a part of the CUDA driver's own
+ * (libnvidia-*: its JIT compiler and the like, which it loads as it
+ * starts), not a library of the program's. */
+int ts_gpu_driver_part(const char *path);
+
 /* fork() child handler: the child may not use the parent's CUDA context. */
 void ts_gpu_after_fork(void);
 
