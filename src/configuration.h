@@ -34,7 +34,7 @@ typedef struct {
     char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */
     char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
     int64_t learn_save;         /* TSSHIM_LEARN_SAVE: learned rates read from and merged into the profile */
-    int64_t background_start;   /* TSSHIM_BACKGROUND_START: auto mode starts the GPU on a thread of its own (2: at load, gpu mode too) */
+    int64_t background_start;   /* TSSHIM_BACKGROUND_START: the GPU starts on a thread of its own (2: at load) */
     char fault[64];             /* TSSHIM_FAULT (fault-injection builds only) */
 } ts_config;
 

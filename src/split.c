@@ -109,9 +109,10 @@ int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int 
         ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
         /* Sharing A, a part's device receives all but its share from the
          * others, over links the host's copies do not use. */
-        if (share)
-            sub.resident[TS_OP_A] =
-                (double)(sub.m * sub.k * (int64_t)ts_elem_size(c->prec)) * (double)(plan.count - 1) / (double)plan.count;
+        if (share) {
+            double a_bytes = (double)(sub.m * sub.k * (int64_t)ts_elem_size(c->prec));
+            sub.resident[TS_OP_A] = a_bytes * (double)(plan.count - 1) / (double)plan.count;
+        }
         double t = ts_predict_gpu_seconds(&sub, prof);
         longest = t > longest ? t : longest;
         staged += ts_call_staged_bytes(&sub, prof);
@@ -230,8 +231,8 @@ static void pull_shares(part *p)
     for (int64_t j = 0; mine && j < sa->parts; j++) {
         ts_region r = share_of(sa, j);
         size_t off = offset_bytes(&r, sa->elem);
-        if (j != p->index &&
-            p->g->replica_pull(p->sub.device, mine + off, sa->device[j], (char *)sa->copy[j] + off, span_bytes(&r, sa->elem)))
+        if (j != p->index && p->g->replica_pull(p->sub.device, mine + off, sa->device[j], (char *)sa->copy[j] + off,
+                                                span_bytes(&r, sa->elem)))
             mine = NULL;
     }
     if (mine) {
@@ -445,11 +446,14 @@ static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part 
     for (int i = 0; i < n; i++) {
         const ts_call *s = &parts[i].sub;
         int64_t start = (int64_t)i * plan->step;
-        ts_log(3, "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu a=%s share=%.3gs %s%s",
+        ts_log(3,
+               "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu a=%s share=%.3gs "
+               "%s%s",
                ts_routine_symbol(c->routine), i, n, s->device, dim, (long long)start,
                (long long)(dim == 'm' ? s->m : dim == 'n' ? s->n : s->k), s->gpu_path ? s->gpu_path : "-",
                s->gpu_seconds, (unsigned long long)s->bytes_h2d, (unsigned long long)s->bytes_d2h,
-               parts[i].a_shared ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok", parts[i].rc ? parts[i].why : "");
+               parts[i].a_shared ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok",
+               parts[i].rc ? parts[i].why : "");
         if (s->gpu_phases && s->gpu_phases[0])
             ts_log(3, "%s", s->gpu_phases);
     }

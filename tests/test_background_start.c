@@ -65,9 +65,10 @@ int main(void)
            "the start begins at load only with TSSHIM_BACKGROUND_START=2, in auto or gpu mode, a device visible");
 
     tap_ok(ts_gpu_driver_part("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1") &&
-               ts_gpu_driver_part("libnvidia-gpucomp.so.580.159.04") && !ts_gpu_driver_part("/usr/lib/libcudart.so.12") &&
-               !ts_gpu_driver_part("/opt/libnvidia-x/lib/libfoo.so") && !ts_gpu_driver_part("libnvidia.so") &&
-               !ts_gpu_driver_part("") && !ts_gpu_driver_part(NULL),
+               ts_gpu_driver_part("libnvidia-gpucomp.so.580.159.04") &&
+               !ts_gpu_driver_part("/usr/lib/libcudart.so.12") &&
+               !ts_gpu_driver_part("/opt/libnvidia-x/lib/libfoo.so") &&
+               !ts_gpu_driver_part("libnvidia.so") && !ts_gpu_driver_part("") && !ts_gpu_driver_part(NULL),
            "during the start, objects named libnvidia-* count as the driver's parts, nothing else does");
 
     ts_config off = cfg;

@@ -381,16 +381,19 @@ int main(void)
             char ta = trans[x], tb = trans[(x + 1) % 3];
             shared_reads = 0;
             check_run(&cfg, (ts_prec)p, ta, tb, 150, 140, 130, 0, "regular, A shared");
-            tap_ok(shared_reads == 3 && copies_made == copies_freed, "regular %c%c, A shared: %d of 3 parts read the shared copy, %d of %d copies given back",
-                   ta, tb, shared_reads, copies_freed, copies_made);
+            tap_ok(shared_reads == 3 && copies_made == copies_freed,
+                   "regular %c%c, A shared: %d of 3 parts read the shared copy, %d of %d copies given back", ta, tb,
+                   shared_reads, copies_freed, copies_made);
         }
     shared_reads = 0;
     check_run(&cfg, TS_D, 'N', 'N', 1000, 5, 200, 0, "TSM2, rows split");
     check_run(&cfg, TS_D, 'T', 'N', 6, 5, 1000, 0, "TSMTTSM, k split");
-    tap_ok(shared_reads == 0 && copies_made == copies_freed, "row and k splits share nothing (%d shared reads)", shared_reads);
+    tap_ok(shared_reads == 0 && copies_made == copies_freed, "row and k splits share nothing (%d shared reads)",
+           shared_reads);
     alloc_failing = 2;
     check_run(&cfg, TS_D, 'T', 'N', 150, 140, 130, 0, "regular, no copy on device 2");
-    tap_ok(shared_reads == 0 && copies_made == copies_freed, "no copy on device 2: no part reads a copy (%d), the made ones given back",
+    tap_ok(shared_reads == 0 && copies_made == copies_freed,
+           "no copy on device 2: no part reads a copy (%d), the made ones given back",
            shared_reads);
     int left_on = 0;
     for (int d = 0; d < 3; d++)
@@ -402,7 +405,8 @@ int main(void)
     alloc_failing = -1;
     pull_failing = 1;
     check_run(&cfg, TS_Z, 'N', 'C', 150, 140, 130, 1, "regular, beta 0, C NaN, a pull to device 1 failing");
-    tap_ok(shared_reads == 2 && copies_made == copies_freed, "a pull to device 1 failing: parts 0 and 2 read their copies (%d)",
+    tap_ok(shared_reads == 2 && copies_made == copies_freed,
+           "a pull to device 1 failing: parts 0 and 2 read their copies (%d)",
            shared_reads);
     pull_failing = -1;
     /* The square call that was not split above: sharing A, the host copies
