@@ -30,7 +30,9 @@
 #                           testers forced to the GPU (4 ranks, MPS) with
 #                           the start on the first call and at load, and the
 #                           demo at its realistic size in auto mode (D and S
-#                           60 iterations, D again with huge pages, Z 20);
+#                           60 iterations, D again with huge pages, Z 20;
+#                           demo-early, not by default: D with huge pages,
+#                           the GPU started at load and TSSHIM_MIN_FLOPS=1e7);
 #                           TSSHIM_MEASURE names the steps (level3
 #                           calibrate e2e hugepages startload scalapack demo
 #                           demo-hugepages demo-z), TSSHIM_MEASURE_REUSE the
@@ -299,6 +301,9 @@ measure)
   ! want demo-hugepages ||
     GLIBC_TUNABLES=glibc.malloc.hugetlb=1 demo d-hugepages '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d
   ! want demo-z || demo z '32768 16 20 10' 1 "$carry"/demo/subspace_z
+  # The GPU started at load and the 16.8 MFLOP calls judged by the model.
+  ! want demo-early || GLIBC_TUNABLES=glibc.malloc.hugetlb=1 TSSHIM_BACKGROUND_START=2 TSSHIM_MIN_FLOPS=1e7 \
+    demo d-early '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d
   echo "== SYRK and TRSM on device data"
   cat "$out/level3.txt" 2>/dev/null
   for f in e2e e2e-hugepages e2e-start-at-load; do
@@ -311,7 +316,7 @@ measure)
     echo "== scalapack testers, gpu mode, TSSHIM_BACKGROUND_START=$bs"
     grep -E '^not ok|TSSHIM_MODE=gpu' "$log/scalapack-start-$bs.log" | grep -v 'ranks went' | head -n 12
   done
-  for f in ds d-hugepages z; do
+  for f in ds d-hugepages z d-early; do
     [ -f "$log/demo-$f.txt" ] || continue
     echo "== demo $f"
     tail -n 6 "$log/demo-$f.txt"
