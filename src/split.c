@@ -67,13 +67,21 @@ static int shares_a(const ts_slice_plan *p, const ts_call *c, const ts_gpu_ops *
     return p->dim == TS_SLICE_N && p->count > 1 && on_host(c->res_a) && g->replica_alloc;
 }
 
+/* Calls smaller than this never ask for the device's free memory: the
+ * driver call would cost a small call forced to the GPU a good part of its
+ * time, and a device without this much room fails the whole call anyway. */
+#define ASK_ROOM_BYTES ((double)(64 << 20))
+
 /* Long on one GPU, or larger than its free memory (asked only then). */
 static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, double whole_s)
 {
     if (whole_s * 1e3 >= cfg->split_min_ms)
         return 1;
+    double bytes = ts_call_bytes(c);
+    if (bytes < ASK_ROOM_BYTES)
+        return 0;
     size_t room = g->home_free();
-    return room && ts_call_bytes(c) > (double)room;
+    return room && bytes > (double)room;
 }
 
 int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])

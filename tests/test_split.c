@@ -4,6 +4,7 @@
  * the CPU BLAS (and fails on demand), against the CPU BLAS on the whole
  * call: row, column and k blocks, beta = 0 over a C of NaN, a failed part. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,15 @@ extern void zgemm_(const char *, const char *, const int *, const int *, const i
 
 /* The fake backend: `visible` devices, `free_bytes` free on the home one;
  * its gemm op computes on the CPU and fails for parts on `failing`. */
-static int visible = 2, failing = -1;
+static int visible = 2, failing = -1, free_asked;
 static size_t free_bytes = (size_t)1 << 40;
 
 static int fake_count(void) { return visible; }
-static size_t fake_free(void) { return free_bytes; }
+static size_t fake_free(void)
+{
+    free_asked++;
+    return free_bytes;
+}
 
 static void blas(const ts_call *c)
 {
@@ -58,14 +63,16 @@ static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_c
  * copy starts as NaN, so a share that never arrives shows in C; making one
  * fails on device `alloc_failing`, a pull into one on `pull_failing`.
  * shared_reads counts parts whose gemm read A from a copy. */
-static int alloc_failing = -1, pull_failing = -1, copies_made, copies_freed, shared_reads;
+static int alloc_failing = -1, pull_failing = -1, copies_made, copies_freed;
+static _Atomic int shared_reads; /* parts run on threads of their own */
 
 /* Peer access turned on and off: on[d][p] while device d may reach p;
  * pulls counts copies made while the source was not reachable, and
  * peer_errors any access turned on twice, off while off, or between a
  * device and itself. */
 static unsigned char on[3][3];
-static int peer_errors, unreachable_pulls;
+static int peer_errors;
+static _Atomic int unreachable_pulls;
 
 static int fake_peer_on(int device, int peer)
 {
@@ -317,6 +324,12 @@ int main(void)
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 0, "predicted below TSSHIM_SPLIT_MIN_MS, fits: not split");
     free_bytes = 1 << 20;
     tap_ok(ts_split_devices(&big, &cfg, &fake, dev) == 3, "below TSSHIM_SPLIT_MIN_MS but larger than free memory: split");
+    /* A small call does not ask the device for its free memory (a driver
+     * call per small call forced to the GPU), and runs whole. */
+    ts_call little = make_call(&cfg, TS_D, 'N', 'N', 64, 64, 64, &one, a, b, &one, cm);
+    free_asked = 0;
+    tap_ok(ts_split_devices(&little, &cfg, &fake, dev) == 0 && free_asked == 0,
+           "a 64^3 call, even with 1 MiB free: not split, free memory not asked (%d)", free_asked);
     free_bytes = (size_t)1 << 40;
     static const char *const off[] = { "TSSHIM_SPLIT", "0", NULL };
     load_config(&cfg, off, NULL);
