@@ -317,12 +317,18 @@ static void loader_snapshot(void)
 }
 
 /* Every object loaded since the snapshot is a part of the driver's, and
- * none was removed (which would shift the list). */
+ * none was removed (which would shift the list).  Those parts are the
+ * start's own, so the snapshot moves past them: later calls take the
+ * count's fast path again instead of walking the list. */
 static int only_driver_parts_added(void)
 {
     list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0 };
     dl_iterate_phdr(walk_object, &w);
-    return w.subs == atomic_load(&own_subs) && w.others == 0;
+    if (w.subs != atomic_load(&own_subs) || w.others)
+        return 0;
+    atomic_store(&own_objects, w.objects);
+    atomic_store(&own_adds, w.adds);
+    return 1;
 }
 
 static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)

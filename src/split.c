@@ -179,7 +179,7 @@ typedef struct {
     ts_region whole;
     size_t elem;
     int64_t parts;
-    int device[TS_MAX_DEVICES];
+    const int *device;          /* part i's device (the split's list) */
     void *copy[TS_MAX_DEVICES]; /* NULL: that part reads A from the host */
     unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* peer access of part i's device to j's */
 } shared_a;
@@ -197,7 +197,6 @@ typedef struct {
     shared_a *shared;
     int index;
     int round;
-    int a_shared;         /* its GEMM read A from the shared copy */
     double share_s;       /* seconds of this part's share copies */
     uint64_t share_h2d;   /* bytes of A it sent from the host */
     int rc;
@@ -243,10 +242,8 @@ static void pull_shares(part *p)
                                                 span_bytes(&r, sa->elem)))
             mine = NULL;
     }
-    if (mine) {
+    if (mine)
         p->sub.cache_dev[TS_OP_A] = mine + offset_bytes(&sa->whole, sa->elem);
-        p->a_shared = 1;
-    }
 }
 
 static void run_part(part *p)
@@ -384,10 +381,11 @@ static int share_begin(shared_a *sa, const ts_slice_plan *plan, const ts_call *c
     sa->whole = s0.r[TS_OP_A];
     sa->elem = ts_elem_size(c->prec);
     sa->parts = n;
+    sa->device = dev;
     size_t bytes = offset_bytes(&sa->whole, sa->elem) + span_bytes(&sa->whole, sa->elem);
     int made = 0;
     while (made < n && (sa->copy[made] = g->replica_alloc(dev[made], bytes)))
-        sa->device[made] = dev[made], made++;
+        made++;
     if (made < n) {
         while (made--)
             g->replica_free(dev[made], sa->copy[made]);
@@ -460,7 +458,7 @@ static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part 
                ts_routine_symbol(c->routine), i, n, s->device, dim, (long long)start,
                (long long)(dim == 'm' ? s->m : dim == 'n' ? s->n : s->k), s->gpu_path ? s->gpu_path : "-",
                s->gpu_seconds, (unsigned long long)s->bytes_h2d, (unsigned long long)s->bytes_d2h,
-               parts[i].a_shared ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok",
+               s->cache_dev[TS_OP_A] ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok",
                parts[i].rc ? parts[i].why : "");
         if (s->gpu_phases && s->gpu_phases[0])
             ts_log(3, "%s", s->gpu_phases);
