@@ -31,6 +31,8 @@
 #                           the start on the first call and at load, and the
 #                           demo at its realistic size in auto mode (D and S
 #                           60 iterations, D again with huge pages, Z 20;
+#                           demo-default, not by default: S, D and Z at the
+#                           default size, 5 runs each side;
 #                           demo-early, not by default: D with huge pages,
 #                           the GPU started at load and TSSHIM_MIN_FLOPS=1e7);
 #                           TSSHIM_MEASURE names the steps (level3
@@ -297,6 +299,8 @@ measure)
     echo "demo $name: exit $? ($(($(date +%s) - start)) s)"
   }
   repeats=${TSSHIM_MEASURE_DEMO_REPEATS:-2}
+  # The default size (make demo's): auto must not be slower than plain.
+  ! want demo-default || demo default '' 5 "$carry"/demo/subspace_s "$carry"/demo/subspace_d "$carry"/demo/subspace_z
   ! want demo || demo ds '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d "$carry"/demo/subspace_s
   ! want demo-hugepages ||
     GLIBC_TUNABLES=glibc.malloc.hugetlb=1 demo d-hugepages '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d
@@ -316,7 +320,7 @@ measure)
     echo "== scalapack testers, gpu mode, TSSHIM_BACKGROUND_START=$bs"
     grep -E '^not ok|TSSHIM_MODE=gpu' "$log/scalapack-start-$bs.log" | grep -v 'ranks went' | head -n 12
   done
-  for f in ds d-hugepages z d-early; do
+  for f in default ds d-hugepages z d-early; do
     [ -f "$log/demo-$f.txt" ] || continue
     echo "== demo $f"
     tail -n 6 "$log/demo-$f.txt"

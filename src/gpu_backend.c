@@ -137,6 +137,8 @@ const ts_gpu_ops *ts_gpu(void)
     }
 }
 
+int ts_gpu_start_begun(void) { return atomic_load_explicit(&start_state, memory_order_acquire) != START_IDLE; }
+
 int ts_gpu_ready(void)
 {
     return atomic_load_explicit(&start_state, memory_order_acquire) == START_DONE ||
@@ -211,6 +213,13 @@ static void *start_thread(void *ops)
         ts_log(2, "GPU start skipped: the program is exiting");
     else
         start_device(ops, "on a background thread");
+    /* Calls wait on the CPU until this is done too, so the first one the
+     * model sends to the GPU finds all it needs made. */
+    if (loaded && !atomic_load(&exiting)) {
+        double t0 = ts_now();
+        loaded->prepare(ts_config_get());
+        ts_log(2, "GPU prepared in %.3f s on the background thread (staging ring, cuBLAS)", ts_now() - t0);
+    }
     finish_start();
     return NULL;
 }
@@ -294,6 +303,7 @@ int ts_gpu_driver_part(const char *path)
 typedef struct {
     int objects, from, others;
     unsigned long long adds, subs;
+    char other[256]; /* the first object that is not the driver's */
 } list_walk;
 
 static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
@@ -302,14 +312,14 @@ static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
     list_walk *w = data;
     w->adds = info->dlpi_adds;
     w->subs = info->dlpi_subs;
-    if (w->objects++ >= w->from && !ts_gpu_driver_part(info->dlpi_name))
-        w->others++;
+    if (w->objects++ >= w->from && !ts_gpu_driver_part(info->dlpi_name) && !w->others++)
+        snprintf(w->other, sizeof w->other, "%s", info->dlpi_name ? info->dlpi_name : "?");
     return 0;
 }
 
 static void loader_snapshot(void)
 {
-    list_walk w = { 0, INT_MAX, 0, 0, 0 };
+    list_walk w = { 0, INT_MAX, 0, 0, 0, "" };
     dl_iterate_phdr(walk_object, &w);
     atomic_store(&own_objects, w.objects);
     atomic_store(&own_subs, w.subs);
@@ -322,10 +332,16 @@ static void loader_snapshot(void)
  * count's fast path again instead of walking the list. */
 static int only_driver_parts_added(void)
 {
-    list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0 };
+    list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0, "" };
     dl_iterate_phdr(walk_object, &w);
-    if (w.subs != atomic_load(&own_subs) || w.others)
+    if (w.subs != atomic_load(&own_subs) || w.others) {
+        /* Calls now wait for the start: say once what made them. */
+        static atomic_int said;
+        if (!atomic_exchange(&said, 1))
+            ts_log(2, "calls wait for the GPU start: %s%s", w.others ? w.other : "an object was unloaded",
+                   w.others ? " was loaded after its libraries" : "");
         return 0;
+    }
     atomic_store(&own_objects, w.objects);
     atomic_store(&own_adds, w.adds);
     return 1;

@@ -11,15 +11,21 @@
 #include "slicing.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 6
+#define TS_GPU_ABI 7
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
 typedef struct {
     int abi; /* TS_GPU_ABI */
-    /* Selects the device and starts it (context, cuBLAS, pinned staging);
-     * 0 when one is usable, else fills why. */
+    /* Selects the device and starts it (the context and a stream); 0 when
+     * one is usable, else fills why. */
     int (*init)(const ts_config *cfg, char *why, size_t why_len);
+    /* Makes on the home device what the first large call would otherwise
+     * make on its own time: the pinned staging ring with its packing
+     * threads, and cuBLAS's first handle.  The background start calls it
+     * after init, off the program's threads; a failure is left to the
+     * calls. */
+    void (*prepare)(const ts_config *cfg);
     /* Sets res_a, res_b, res_c. */
     void (*residency)(ts_call *c);
     /* Runs the call to completion (BLAS is synchronous): 0 on success, else
@@ -65,6 +71,9 @@ typedef struct {
  * caller starts it; a caller that finds a start in flight (the background
  * start, or another thread's) waits for it. */
 const ts_gpu_ops *ts_gpu(void);
+
+/* True once a start was claimed: under way, or done. */
+int ts_gpu_start_begun(void);
 
 /* True once ts_gpu() returns at once: the backend's start (plugin, CUDA
  * context) is done, whether or not a GPU proved usable, or this is a child

@@ -147,20 +147,26 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
     return before + c->predicted_cpu_s - c->predicted_gpu_s >= prof->gpu_start_s;
 }
 
-/* A call the model sends to a GPU that is not started.  Where it can start
- * in the background, the first such call begins the start and every call
- * stays on the CPU until it is done: that call loads the CUDA libraries
- * (about 0.075 s), the device context (about 0.3 s) is made on a thread
- * of its own, and no call waits for that.  So a background start needs no
- * forgone savings to earn it; but calls the model keeps on the CPU never
- * begin it, since loading CUDA costs every later call the forwarding
- * gate's fast path and the device a context.  Otherwise the call that
- * earns the start makes it, on its own thread. */
+/* A call the model sends to a GPU that is not started.  A start under way
+ * (at load, or begun by an earlier call) keeps it on the CPU.  Otherwise it
+ * adds its forgone savings to the ledger, and the call that earns the start
+ * begins it: in the background where it can (that call loads the CUDA
+ * libraries, about 0.075 s; a thread of the shim's makes the device context
+ * and the staging ring, and every call stays on the CPU until that is done),
+ * else on its own thread, waiting for it.  A background start is not free
+ * either: on the H200 host its 0.3 s slowed the program's concurrent CPU
+ * BLAS calls by about 0.2 s in all (docs/performance.md), and a program
+ * that offloads a few calls saving milliseconds each never earns that back. */
 static void start_gpu(ts_call *c, const ts_config *cfg, const ts_profile *prof)
 {
-    if (ts_route_background_start(cfg, ts_route_devices_seen()) && ts_gpu_start_background())
+    int background = ts_route_background_start(cfg, ts_route_devices_seen());
+    if (background && ts_gpu_start_begun())
         decide(c, TS_RUN_CPU, "gpu starting");
-    else if (start_earned(c, prof))
+    else if (!start_earned(c, prof))
+        return;
+    else if (background && ts_gpu_start_background())
+        decide(c, TS_RUN_CPU, "gpu starting");
+    else
         decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
 }
 

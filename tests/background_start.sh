@@ -1,12 +1,15 @@
 #!/bin/sh
 # The GPU's background start in auto mode (background_start.c), with the
-# built-in figures (a profile that does not exist), which send a square D
-# GEMM of 512 to the GPU.  Every result is checked against OpenBLAS by the
-# program.  Timings are not asserted.
+# built-in rates, which send a square D GEMM of 512 to the GPU.  Every
+# result is checked against OpenBLAS by the program.  Timings are not
+# asserted.
 # - Nothing starts in the background without a visible device
-#   (CUDA_VISIBLE_DEVICES empty, or no device here) or with
-#   TSSHIM_BACKGROUND_START=0: the start ledger keeps the call on the CPU.
-# - The call begins the start ("gpu starting"): it loads the CUDA libraries
+#   (CUDA_VISIBLE_DEVICES empty, or no device here), with
+#   TSSHIM_BACKGROUND_START=0, or while the calls forwent less than the
+#   start's cost (the built-in gpu_start_s): the start ledger keeps the call
+#   on the CPU.
+# - With a start that costs nothing (a profile with gpu_start_s 1e-9), the
+#   call begins the start ("gpu starting"): it loads the CUDA libraries
 #   and a thread of the shim's starts the device.  A program that ends while
 #   the start runs (returning from main, exit(), exit() from the calling
 #   thread, exit() from a thread that made no BLAS call; RUNS runs each, 0 to
@@ -26,9 +29,13 @@
 prog=$abs_top_builddir/tests/background_start
 runs=${TSSHIM_BACKGROUND_RUNS:-30}
 
+# A start that costs nothing: the first call the model sends to the GPU
+# earns it (with the built-in cost a 512 GEMM forgoes too little).
+echo 'gpu_start_s 1e-9' >"$tap_tmp/quick.profile"
+
 # shim VAR=VALUE... PROGRAM ARGS: runs under the shim in auto mode.
 shim() {
-  env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=auto TSSHIM_PROFILE="$tap_tmp/no.profile" "$@"
+  env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=auto TSSHIM_PROFILE="$tap_tmp/quick.profile" "$@"
 }
 
 # no_start LABEL VAR=VALUE...: the call stays on the CPU by the ledger and no
@@ -46,14 +53,16 @@ no_start() {
 }
 
 begun='GPU backend loaded in .* on the calling thread; the device context starts on a background thread'
-no_start "no device visible (CUDA_VISIBLE_DEVICES empty)" CUDA_VISIBLE_DEVICES=
-no_start "TSSHIM_BACKGROUND_START=0" TSSHIM_BACKGROUND_START=0
+no_start "no device visible (CUDA_VISIBLE_DEVICES empty)" CUDA_VISIBLE_DEVICES= TSSHIM_PROFILE="$tap_tmp/no.profile"
+no_start "TSSHIM_BACKGROUND_START=0" TSSHIM_BACKGROUND_START=0 TSSHIM_PROFILE="$tap_tmp/no.profile"
+no_start "a device visible, the call forgoing less than the start's built-in cost" CUDA_VISIBLE_DEVICES=0 \
+  TSSHIM_PROFILE="$tap_tmp/no.profile"
 if have_gpu; then
   gpu=1
   visible=
 else
   gpu=
-  no_start "no CUDA device here"
+  no_start "no CUDA device here" TSSHIM_PROFILE="$tap_tmp/no.profile"
   # The stub driver sits in the toolkit beside the cudart the plugin loads.
   cudart=$(ldd "$abs_top_builddir/.libs/libtsshim-cuda.so" 2>/dev/null | sed -n 's/.*=> \(.*\)\/libcudart\.so.*/\1/p')
   visible=CUDA_VISIBLE_DEVICES=0
