@@ -41,8 +41,16 @@ static void prepare(const ts_config *cfg)
     if (st)
         ts_staging_release(st);
     ts_gpu_context *c = err ? NULL : ts_gpu_context_get(ts_gpu_home, &err);
-    if (c)
+    if (c) {
         ts_gpu_cublas(c);
+        /* The pool keeps what it is given back (context.c): device buffers
+         * for what one round of the ring moves each way are then mapped
+         * before the first call asks for them. */
+        void *grow = NULL;
+        if (!cudaMallocFromPoolAsync(&grow, (size_t)cfg->staging_mb << 21, c->pool, c->stream))
+            cudaFreeAsync(grow, c->stream);
+        cudaStreamSynchronize(c->stream);
+    }
     ts_device_leave(s);
 }
 

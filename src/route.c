@@ -116,16 +116,21 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
     /* The side the model did not choose is tried while it has fewer than
      * EXPLORE_SAMPLES measurements for such calls and is predicted at most
      * EXPLORE_LOSS times slower: a bounded loss, so that a wrong profile
-     * cannot keep the faster side unmeasured for ever. */
+     * cannot keep the faster side unmeasured for ever.  Only once the
+     * chosen side has run such a call: what is learned serves later calls,
+     * so a call seen once (a short program's one product) is not an
+     * experiment, and a side's first call on the GPU pays for making that
+     * thread's stream, handle and buffers (tens of milliseconds on the
+     * H200 host), far more than the bound. */
+    int cpu_seen = ts_learned_samples(TS_SIDE_CPU, c), gpu_seen = ts_learned_samples(TS_SIDE_GPU, c);
     if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s)) {
-        if (gpu_ready && ts_learned_samples(TS_SIDE_GPU, c) < EXPLORE_SAMPLES &&
-            c->predicted_gpu_s < EXPLORE_LOSS * c->predicted_cpu_s)
+        if (gpu_ready && cpu_seen && gpu_seen < EXPLORE_SAMPLES && c->predicted_gpu_s < EXPLORE_LOSS * c->predicted_cpu_s)
             return decide(c, TS_RUN_GPU, "cost model: exploring the gpu"), 0;
         return decide(c, TS_RUN_CPU, "cost model: cpu faster"), 0;
     }
     if (!gpu_ready)
         return decide(c, TS_RUN_CPU, "cost model: gpu faster, gpu start not repaid yet"), 1;
-    if (ts_learned_samples(TS_SIDE_CPU, c) < EXPLORE_SAMPLES && c->predicted_cpu_s < EXPLORE_LOSS * c->predicted_gpu_s)
+    if (gpu_seen && cpu_seen < EXPLORE_SAMPLES && c->predicted_cpu_s < EXPLORE_LOSS * c->predicted_gpu_s)
         return decide(c, TS_RUN_CPU, "cost model: exploring the cpu"), 0;
     decide(c, TS_RUN_GPU, "cost model: gpu faster");
     return 0;
