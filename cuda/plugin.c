@@ -29,6 +29,8 @@ static void warm(void)
     ts_device_leave(s);
 }
 
+static int visible;
+
 /* The background start's second part (ts_gpu_ops.prepare): measured on
  * the H200 host, a first large call made these itself and took 0.15-0.25 s
  * more than the next (docs/performance.md).  The handle made here is this
@@ -45,16 +47,16 @@ static void prepare(const ts_config *cfg)
         ts_gpu_cublas(c);
         /* The pool keeps what it is given back (context.c): device buffers
          * for what one round of the ring moves each way are then mapped
-         * before the first call asks for them. */
+         * before the first call asks for them.  Ranks sharing the device
+         * each keep their share, like the cache's budget. */
+        size_t bytes = ((size_t)cfg->staging_mb << 21) / (size_t)ts_launcher_sharers(cfg->device, visible);
         void *grow = NULL;
-        if (!cudaMallocFromPoolAsync(&grow, (size_t)cfg->staging_mb << 21, c->pool, c->stream))
+        if (!cudaMallocFromPoolAsync(&grow, bytes, c->pool, c->stream))
             cudaFreeAsync(grow, c->stream);
         cudaStreamSynchronize(c->stream);
     }
     ts_device_leave(s);
 }
-
-static int visible;
 
 static int device_count(void) { return visible; }
 
