@@ -31,10 +31,10 @@ static void warm(void)
 
 static int visible;
 
-/* The background start's second part (ts_gpu_ops.prepare): measured on
- * the H200 host, a first large call made these itself and took 0.15-0.25 s
- * more than the next (docs/performance.md).  The handle made here is this
- * thread's; cuBLAS's one-time work stays done for the calls' handles. */
+/* The background start's second part (ts_gpu_ops.prepare): what a first
+ * large call otherwise made on its own time, which made it far slower than
+ * the next (docs/performance.md).  The handle made here is this thread's;
+ * cuBLAS's one-time work stays done for the calls' handles. */
 static void prepare(const ts_config *cfg)
 {
     ts_device_scope s = ts_device_enter(ts_gpu_home);

@@ -120,8 +120,7 @@ int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, in
      * chosen side has run such a call: what is learned serves later calls,
      * so a call seen once (a short program's one product) is not an
      * experiment, and a side's first call on the GPU pays for making that
-     * thread's stream, handle and buffers (tens of milliseconds on the
-     * H200 host), far more than the bound. */
+     * thread's stream, handle and buffers, far more than the bound. */
     int cpu_seen = ts_learned_samples(TS_SIDE_CPU, c), gpu_seen = ts_learned_samples(TS_SIDE_GPU, c);
     if (!(c->predicted_gpu_s * cfg->margin < c->predicted_cpu_s)) {
         if (gpu_ready && cpu_seen && gpu_seen < EXPLORE_SAMPLES && c->predicted_gpu_s < EXPLORE_LOSS * c->predicted_cpu_s)
@@ -156,12 +155,12 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
  * (at load, or begun by an earlier call) keeps it on the CPU.  Otherwise it
  * adds its forgone savings to the ledger, and the call that earns the start
  * begins it: in the background where it can (that call loads the CUDA
- * libraries, about 0.075 s; a thread of the shim's makes the device context
- * and the staging ring, and every call stays on the CPU until that is done),
- * else on its own thread, waiting for it.  A background start is not free
- * either: on the H200 host its 0.3 s slowed the program's concurrent CPU
- * BLAS calls by about 0.2 s in all (docs/performance.md), and a program
- * that offloads a few calls saving milliseconds each never earns that back. */
+ * libraries; a thread of the shim's makes the device context and the
+ * staging ring, and every call stays on the CPU until that is done), else
+ * on its own thread, waiting for it.  A background start is not free
+ * either: it slows the program's concurrent CPU BLAS calls
+ * (docs/performance.md), which a program that offloads a few calls saving
+ * milliseconds each never earns back. */
 static void start_gpu(ts_call *c, const ts_config *cfg, const ts_profile *prof)
 {
     int background = ts_route_background_start(cfg, ts_route_devices_seen());
