@@ -31,6 +31,28 @@ require_shim() {
     done
 }
 
+# find_testers VARIABLE MARKER HINT DIR...: $src, the testers' folder: the
+# one the variable named names (it must exist), else the first DIR holding
+# MARKER (a file the package installs there); with neither, SKIP with HINT.
+find_testers() {
+    eval "named=\${$1:-}"
+    if [ -n "$named" ]; then
+        src=$(cd "$named" 2>/dev/null && pwd) || bail "$1='$named' is not a folder"
+        return
+    fi
+    marker=$2
+    hint=$3
+    shift 3
+    src=
+    for d in "$@"; do
+        if [ -r "$d/$marker" ]; then
+            src=$d
+            return
+        fi
+    done
+    skip_all "$hint"
+}
+
 # suite_start: the shared start of a run once the inputs are checked:
 # $timeout_cmd (GNU timeout of $limit seconds, which signals the whole
 # process group, so a hung tester ends its run; empty without timeout),

@@ -83,20 +83,8 @@ done
 
 # The testers: a folder named by the caller must be complete; the
 # package's folder, where it is absent or incomplete, means SKIP.
-if [ -n "${TSSHIM_LAPACK_TESTERS:-}" ]; then
-    src=$(cd "$TSSHIM_LAPACK_TESTERS" 2>/dev/null && pwd) ||
-        bail "TSSHIM_LAPACK_TESTERS='$TSSHIM_LAPACK_TESTERS' is not a folder"
-else
-    src=
-    for d in /usr/lib/*-linux-gnu/lapack /usr/lib/lapack; do
-        if [ -r "$d/lapack_testing.py" ]; then
-            src=$d
-            break
-        fi
-    done
-    [ -n "$src" ] ||
-        skip_all "no LAPACK testers (install liblapack-test or set TSSHIM_LAPACK_TESTERS)"
-fi
+find_testers TSSHIM_LAPACK_TESTERS lapack_testing.py \
+    "no LAPACK testers (install liblapack-test or set TSSHIM_LAPACK_TESTERS)" /usr/lib/*-linux-gnu/lapack /usr/lib/lapack
 # The package keeps everything in one folder; a copy may keep the inputs
 # and the script apart, in in/.
 inputs=$src

@@ -54,20 +54,9 @@ esac
 
 # The testers: a folder named by the caller must hold every program; the
 # package's folder, where it is absent or incomplete, means SKIP.
-if [ -n "${TSSHIM_SCALAPACK_TESTERS:-}" ]; then
-    src=$(cd "$TSSHIM_SCALAPACK_TESTERS" 2>/dev/null && pwd) ||
-        bail "TSSHIM_SCALAPACK_TESTERS='$TSSHIM_SCALAPACK_TESTERS' is not a folder"
-else
-    src=
-    for d in /usr/lib/*-linux-gnu/scalapack/openmpi-tests /usr/lib/scalapack/openmpi-tests; do
-        if [ -x "$d/xdlu" ]; then
-            src=$d
-            break
-        fi
-    done
-    [ -n "$src" ] ||
-        skip_all "no ScaLAPACK testers (install scalapack-mpi-test or set TSSHIM_SCALAPACK_TESTERS)"
-fi
+find_testers TSSHIM_SCALAPACK_TESTERS xdlu \
+    "no ScaLAPACK testers (install scalapack-mpi-test or set TSSHIM_SCALAPACK_TESTERS)" \
+    /usr/lib/*-linux-gnu/scalapack/openmpi-tests /usr/lib/scalapack/openmpi-tests
 missing=
 for t in $programs; do
     [ -x "$src/$t" ] || missing="$missing $t"
