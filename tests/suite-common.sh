@@ -53,6 +53,20 @@ find_testers() {
     skip_all "$hint"
 }
 
+# plain_point: the TAP point of the run without the shim (the next $n),
+# from the caller's `finished plain` (its report of testers that did not
+# end, printed after), and that run's wall time ($seconds).
+plain_point() {
+    n=$((n + 1))
+    if out=$(finished plain); then
+        echo "ok $n - plain run (system BLAS, no shim): every tester ran to its end"
+    else
+        echo "not ok $n - plain run (system BLAS, no shim): testers failed"
+    fi
+    echo "# plain run: $(elapsed "$seconds") wall"
+    [ -z "$out" ] || echo "$out"
+}
+
 # suite_start: the shared start of a run once the inputs are checked:
 # $timeout_cmd (GNU timeout of $limit seconds, which signals the whole
 # process group, so a hung tester ends its run; empty without timeout),

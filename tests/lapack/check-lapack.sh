@@ -323,14 +323,7 @@ echo "# testers from $src, $jobs runs at a time${timeout_cmd:+, at most $limit s
 make_wrappers plain ''
 run_mode plain
 counts plain
-n=$((n + 1))
-if out=$(finished plain); then
-    echo "ok $n - plain run (system BLAS, no shim): every tester ran to its end"
-else
-    echo "not ok $n - plain run (system BLAS, no shim): testers failed"
-fi
-echo "# plain run: $(elapsed $seconds) wall"
-[ -n "$out" ] && echo "$out"
+plain_point
 for p in $precisions; do
     echo "# plain $p: $(totals "$base/plain/counts" "$p")"
 done

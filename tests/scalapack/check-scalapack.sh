@@ -337,14 +337,7 @@ echo "1..$((1 + nmodes * (2 + ntesters)))"
 echo "# $ntesters testers from $src, $mpirun -np $np --oversubscribe${timeout_cmd:+, at most $limit s each}, OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS, OMPI_MCA_pml=$OMPI_MCA_pml, OMPI_MCA_btl=$OMPI_MCA_btl; outputs under $base"
 
 run_mode plain
-n=$((n + 1))
-if out=$(finished plain); then
-    echo "ok $n - plain run (system BLAS, no shim): every tester ran to its end"
-else
-    echo "not ok $n - plain run (system BLAS, no shim): testers failed"
-fi
-echo "# plain run: $(elapsed $seconds) wall"
-[ -n "$out" ] && echo "$out"
+plain_point
 for t in $programs; do
     t=$(name "$t")
     echo "# plain $t: $(totals "$base/plain/$t"), $(cat "$base/plain/$t/seconds") s"
