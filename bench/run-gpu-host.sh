@@ -32,7 +32,7 @@
 #                           demo at its realistic size in auto mode (D and S
 #                           60 iterations, D again with huge pages, Z 20;
 #                           demo-default, not by default: S, D and Z at the
-#                           default size, 5 runs each side;
+#                           programs' own default size (n = 6000), 5 runs each side;
 #                           demo-early, not by default: D with huge pages,
 #                           the GPU started at load and TSSHIM_MIN_FLOPS=1e7);
 #                           TSSHIM_MEASURE names the steps (level3
@@ -299,7 +299,7 @@ measure)
     echo "demo $name: exit $? ($(($(date +%s) - start)) s)"
   }
   repeats=${TSSHIM_MEASURE_DEMO_REPEATS:-2}
-  # The default size (make demo's): auto must not be slower than plain.
+  # The programs' own default size: auto must not be slower than plain.
   ! want demo-default || demo default '' 5 "$carry"/demo/subspace_s "$carry"/demo/subspace_d "$carry"/demo/subspace_z
   ! want demo || demo ds '32768 16 60 10' "$repeats" "$carry"/demo/subspace_d "$carry"/demo/subspace_s
   ! want demo-hugepages ||
