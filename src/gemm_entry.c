@@ -81,7 +81,7 @@ static void forward_measured(ts_call *c)
     c->cpu_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     /* Calls made while the GPU starts are slowed by it (docs/performance.md):
      * not the CPU's rate. */
-    if (learns(c) && (ts_gpu_ready() || !ts_gpu_start_begun()))
+    if (learns(c) && !ts_gpu_starting())
         ts_learned_record(TS_SIDE_CPU, c, c->model_cpu_s, c->cpu_seconds);
 }
 

@@ -137,7 +137,11 @@ const ts_gpu_ops *ts_gpu(void)
     }
 }
 
-int ts_gpu_start_begun(void) { return atomic_load_explicit(&start_state, memory_order_acquire) != START_IDLE; }
+int ts_gpu_starting(void)
+{
+    return atomic_load_explicit(&start_state, memory_order_acquire) == START_RUNNING &&
+           !atomic_load_explicit(&forked, memory_order_relaxed);
+}
 
 int ts_gpu_ready(void)
 {
@@ -165,7 +169,6 @@ static atomic_int exiting;
  * call need wait for the start (ts_gpu_residency); a later load, the
  * program's own CUDA say, makes calls wait for it. */
 static _Atomic unsigned long long own_adds;
-static unsigned long long loader_adds(void);
 
 /* The loader's list as the start left it (own_adds): its length and the
  * count of objects ever removed.  While the device starts, the CUDA driver
@@ -173,8 +176,78 @@ static unsigned long long loader_adds(void);
  * calls need not wait for it (ts_gpu_residency). */
 static _Atomic int own_objects;
 static _Atomic unsigned long long own_subs;
-static void loader_snapshot(void);
-static int only_driver_parts_added(void);
+
+/* dl_iterate_phdr callback: stops at once, reporting the loader's count of
+ * objects ever added, so an unchanged count means nothing new was loaded. */
+static int read_adds(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(unsigned long long *)data = info->dlpi_adds;
+    return 1;
+}
+
+/* The loader's count of objects ever added (under the loader's lock). */
+static unsigned long long loader_adds(void)
+{
+    unsigned long long adds = 0;
+    dl_iterate_phdr(read_adds, &adds);
+    return adds;
+}
+
+int ts_gpu_driver_part(const char *path)
+{
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    return base && !strncmp(base, "libnvidia-", 10);
+}
+
+/* The walk of the loader's list (in load order) that both need. */
+typedef struct {
+    int objects, from, others;
+    unsigned long long adds, subs;
+    char other[256]; /* the first object that is not the driver's */
+} list_walk;
+
+static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    list_walk *w = data;
+    w->adds = info->dlpi_adds;
+    w->subs = info->dlpi_subs;
+    if (w->objects++ >= w->from && !ts_gpu_driver_part(info->dlpi_name) && !w->others++)
+        snprintf(w->other, sizeof w->other, "%s", info->dlpi_name ? info->dlpi_name : "?");
+    return 0;
+}
+
+static void loader_snapshot(void)
+{
+    list_walk w = { 0, INT_MAX, 0, 0, 0, "" };
+    dl_iterate_phdr(walk_object, &w);
+    atomic_store(&own_objects, w.objects);
+    atomic_store(&own_subs, w.subs);
+    atomic_store(&own_adds, w.adds);
+}
+
+/* Every object loaded since the snapshot is a part of the driver's, and
+ * none was removed (which would shift the list).  Those parts are the
+ * start's own, so the snapshot moves past them: later calls take the
+ * count's fast path again instead of walking the list. */
+static int only_driver_parts_added(void)
+{
+    list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0, "" };
+    dl_iterate_phdr(walk_object, &w);
+    if (w.subs != atomic_load(&own_subs) || w.others) {
+        /* Calls now wait for the start: say once what made them. */
+        static atomic_int said;
+        if (!atomic_exchange(&said, 1))
+            ts_log(2, "calls wait for the GPU start: %s%s", w.others ? w.other : "an object was unloaded",
+                   w.others ? " was loaded after its libraries" : "");
+        return 0;
+    }
+    atomic_store(&own_objects, w.objects);
+    atomic_store(&own_adds, w.adds);
+    return 1;
+}
 
 /* Why exiting during the background start is safe.  The CUDA libraries'
  * initialisers register exit handlers (static destructors); exit() runs the
@@ -274,78 +347,6 @@ int ts_gpu_start_background(void)
 }
 
 void ts_gpu_stop(void) { settle(); }
-
-/* dl_iterate_phdr callback: stops at once, reporting the loader's count of
- * objects ever added, so an unchanged count means nothing new was loaded. */
-static int read_adds(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    *(unsigned long long *)data = info->dlpi_adds;
-    return 1;
-}
-
-/* The loader's count of objects ever added (under the loader's lock). */
-static unsigned long long loader_adds(void)
-{
-    unsigned long long adds = 0;
-    dl_iterate_phdr(read_adds, &adds);
-    return adds;
-}
-
-int ts_gpu_driver_part(const char *path)
-{
-    const char *base = path ? strrchr(path, '/') : NULL;
-    base = base ? base + 1 : path;
-    return base && !strncmp(base, "libnvidia-", 10);
-}
-
-/* The walk of the loader's list (in load order) that both need. */
-typedef struct {
-    int objects, from, others;
-    unsigned long long adds, subs;
-    char other[256]; /* the first object that is not the driver's */
-} list_walk;
-
-static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    list_walk *w = data;
-    w->adds = info->dlpi_adds;
-    w->subs = info->dlpi_subs;
-    if (w->objects++ >= w->from && !ts_gpu_driver_part(info->dlpi_name) && !w->others++)
-        snprintf(w->other, sizeof w->other, "%s", info->dlpi_name ? info->dlpi_name : "?");
-    return 0;
-}
-
-static void loader_snapshot(void)
-{
-    list_walk w = { 0, INT_MAX, 0, 0, 0, "" };
-    dl_iterate_phdr(walk_object, &w);
-    atomic_store(&own_objects, w.objects);
-    atomic_store(&own_subs, w.subs);
-    atomic_store(&own_adds, w.adds);
-}
-
-/* Every object loaded since the snapshot is a part of the driver's, and
- * none was removed (which would shift the list).  Those parts are the
- * start's own, so the snapshot moves past them: later calls take the
- * count's fast path again instead of walking the list. */
-static int only_driver_parts_added(void)
-{
-    list_walk w = { 0, atomic_load(&own_objects), 0, 0, 0, "" };
-    dl_iterate_phdr(walk_object, &w);
-    if (w.subs != atomic_load(&own_subs) || w.others) {
-        /* Calls now wait for the start: say once what made them. */
-        static atomic_int said;
-        if (!atomic_exchange(&said, 1))
-            ts_log(2, "calls wait for the GPU start: %s%s", w.others ? w.other : "an object was unloaded",
-                   w.others ? " was loaded after its libraries" : "");
-        return 0;
-    }
-    atomic_store(&own_objects, w.objects);
-    atomic_store(&own_adds, w.adds);
-    return 1;
-}
 
 static int is_cuda_driver(struct dl_phdr_info *info, size_t size, void *data)
 {

@@ -72,8 +72,8 @@ typedef struct {
  * start, or another thread's) waits for it. */
 const ts_gpu_ops *ts_gpu(void);
 
-/* True once a start was claimed: under way, or done. */
-int ts_gpu_start_begun(void);
+/* True while a start is under way (claimed, not done) in this process. */
+int ts_gpu_starting(void);
 
 /* True once ts_gpu() returns at once: the backend's start (plugin, CUDA
  * context) is done, whether or not a GPU proved usable, or this is a child

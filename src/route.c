@@ -164,7 +164,7 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
 static void start_gpu(ts_call *c, const ts_config *cfg, const ts_profile *prof)
 {
     int background = ts_route_background_start(cfg, ts_route_devices_seen());
-    if (background && ts_gpu_start_begun())
+    if (background && ts_gpu_starting())
         decide(c, TS_RUN_CPU, "gpu starting");
     else if (!start_earned(c, prof))
         return;

@@ -46,10 +46,10 @@ int ts_route_devices_listed(const char *visible, int nodes);
 /* ts_route_devices_listed of this process (/dev/nvidia[0-9]*), read once. */
 int ts_route_devices_seen(void);
 
-/* Whether a call the model sends to a GPU not yet started begins the
- * start on a thread of its own (and stays on the CPU, reason "gpu
- * starting"): auto mode, TSSHIM_BACKGROUND_START, and a device visible.
- * Otherwise the start is earned by forgone savings and made by a call. */
+/* Whether the call that earns the GPU's start (forgone savings, in every
+ * mode's ledger) begins it on a thread of its own and stays on the CPU
+ * (reason "gpu starting"): auto mode, TSSHIM_BACKGROUND_START, and a device
+ * visible.  Otherwise that call makes the start and waits for it. */
 int ts_route_background_start(const ts_config *cfg, int devices);
 
 /* Whether the start begins as the shim is loaded (TSSHIM_BACKGROUND_START=2,

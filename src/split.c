@@ -181,7 +181,6 @@ typedef struct {
     int64_t parts;
     const int *device;          /* part i's device (the split's list) */
     void *copy[TS_MAX_DEVICES]; /* NULL: that part reads A from the host */
-    unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* peer access of part i's device to j's */
 } shared_a;
 
 /* One part in flight and what became of it.  A split call runs its parts
@@ -419,18 +418,19 @@ static void pull_round(part *p, int n)
 {
     static pthread_mutex_t pulling = PTHREAD_MUTEX_INITIALIZER;
     const ts_gpu_ops *g = p[0].g;
-    shared_a *sa = p[0].shared;
+    const int *dev = p[0].shared->device;
+    unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* part i's device to part j's */
     pthread_mutex_lock(&pulling);
     for (int i = 0; i < n; i++) {
         p[i].round = ROUND_PULL;
         for (int j = 0; j < n; j++)
-            sa->turned_on[i][j] = sa->device[i] != sa->device[j] && g->peer_on(sa->device[i], sa->device[j]);
+            turned_on[i][j] = dev[i] != dev[j] && g->peer_on(dev[i], dev[j]);
     }
     run_parts(p, n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if (sa->turned_on[i][j])
-                g->peer_off(sa->device[i], sa->device[j]);
+            if (turned_on[i][j])
+                g->peer_off(dev[i], dev[j]);
     pthread_mutex_unlock(&pulling);
 }
 
