@@ -20,9 +20,10 @@
  * A Gram call (tsk_aliased: op(B) is op(A)^T in memory, as a SYRK or HERK
  * passes it) runs the aliased variant: each chunk is staged once and the B
  * side takes op(A)^T's tile (a one-warp team: the A fragments it holds), so
- * a stage is one tile and more teams' rings fit on an SM.  The register-tile Gram kernel was bound by its work per
- * chunk (docs/performance.md, SYRK and TRSM on device data); here that
- * work is a few DMMAs. */
+ * a stage is one tile and more teams' rings fit on an SM.  The
+ * register-tile Gram kernel was bound by its work per chunk
+ * (docs/performance.md, SYRK and TRSM on device data); here that work is a
+ * few DMMAs. */
 #include <cuda_pipeline_primitives.h>
 #include "tsk_dmma.cuh"
 #include "tsk_view.cuh"

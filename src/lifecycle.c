@@ -32,7 +32,10 @@ __attribute__((constructor)) static void ts_start(void)
     pthread_atfork(NULL, NULL, after_fork_child);
     if (ts_config_rejected())
         ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());
-    if (ts_route_start_at_load(ts_config_get(), ts_route_devices_seen()) && ts_cpu_blas_linked())
+    /* The device nodes are looked for (a glob of /dev) only where the
+     * setting asks for a start at load: other programs start as without. */
+    const ts_config *cfg = ts_config_get();
+    if (cfg->background_start == 2 && ts_route_start_at_load(cfg, ts_route_devices_seen()) && ts_cpu_blas_linked())
         ts_gpu_start_background();
 }
 
