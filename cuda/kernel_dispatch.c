@@ -1,7 +1,7 @@
 /* tsk_gemm(): the tuning table of the present architecture picks, per
  * (class, precision, transposes, width) cell, a compiled instance and its
- * parameters, or cuBLAS (TSK_DECLINED); Gram calls in double of width 5-16
- * run the aliased DMMA kernel first (tsk_gram_instance).  The tables are
+ * parameters, or cuBLAS (TSK_DECLINED); Gram calls in double of width 5-32
+ * run the direct Gram kernel first (tsk_gram_instance).  The tables are
  * resolved once, on first use, into an index that a call reads with one
  * array access. */
 #include <pthread.h>
@@ -117,7 +117,7 @@ static pthread_once_t tsk_indexes_once = PTHREAD_ONCE_INIT;
 
 /* The instances Gram calls in double run (tsk_gram_instance), by width cell
  * slot, looked up with the index. */
-static const char *const tsk_gram_d_names[] = { "tsmttsm_dmma_d_w8", "tsmttsm_dmma_d_w16" };
+static const char *const tsk_gram_d_names[] = { "tsmttsm_dmma_d_w8", "tsmttsm_dmma_d_w16", "tsmttsm_dmma_d_w32" };
 static const tsk_instance *tsk_gram_d[TSK_NCELL];
 
 static int tsk_class_slot(ts_class cls)
@@ -261,11 +261,11 @@ const tsk_choice *tsk_choose(const ts_call *call, int sm)
  * (widths 9-32) and the register-tile kernels (5-8) won in double.  A Gram
  * call passes one array as both: cuBLAS's GEMM reads it twice, and the
  * register-tile kernel, which stages each chunk once, was bound by its
- * work per chunk, not by memory.  The aliased DMMA kernel stages each chunk
- * once and does that work on the FP64 tensor cores, so it runs such calls
- * of width 5-16 whatever the cell says, on architectures with a table
- * (DMMA needs sm_90); at width 32 cuBLAS stayed faster (docs/performance.md,
- * SYRK and TRSM on device data). */
+ * work per chunk, not by memory.  The Gram kernel (kernels/gram_dmma.cu)
+ * loads each value once straight into FP64 tensor-core fragments, so it
+ * runs such calls of width 5-32 whatever the cell says, on architectures
+ * with a table (DMMA needs sm_90; docs/performance.md, SYRK and TRSM on
+ * device data). */
 const tsk_instance *tsk_gram_instance(const ts_call *call, const tsk_operands *ops, int sm)
 {
     if (call->prec != TS_D || !tsk_aliased(call, ops) || tsk_index_of(sm) == NULL)

@@ -8,7 +8,7 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/tsk_gemm.h kernels/tsk_registry.h \
 	kernels/tsk_complex.cuh kernels/tsk_copy.cuh kernels/tsk_dmma.cuh kernels/tsk_view.cuh \
 	kernels/tsm2_gemm.cu kernels/tsm2_dmma_gemm.cu kernels/ism2_gemm.cu kernels/ism2_dmma_gemm.cu \
-	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu \
+	kernels/tsmttsm_gemm.cu kernels/tsmttsm_dmma_gemm.cu kernels/gram_dmma.cu kernels/tsk_gram.h \
 	kernels/c_update.cu kernels/c_update.h \
 	kernels/trsm_small.cu kernels/tsk_trsm.h \
 	kernels/small_gemm.cu kernels/small_gemm.h \

@@ -124,10 +124,11 @@ typedef struct {
 const tsk_choice *tsk_choose(const ts_call *call, int sm);
 
 /* The instance a Gram call runs before its cell's choice (tsk_gemm), or
- * NULL: a call in double (tsk_aliased on `ops`) of width 5-16 on an
- * architecture with a table runs the aliased DMMA instance of its width
- * cell, tsmttsm_dmma_d_w8 or _w16, with default parameters; where
- * its launch declines, the cell's choice runs. */
+ * NULL: a call in double (tsk_aliased on `ops`) of width 5-32 on an
+ * architecture with a table runs the DMMA instance of its width cell,
+ * tsmttsm_dmma_d_w8, _w16 or _w32 (whose Gram calls run
+ * kernels/gram_dmma.cu), with default parameters; where its launch
+ * declines, the cell's choice runs. */
 const tsk_instance *tsk_gram_instance(const ts_call *call, const tsk_operands *ops, int sm);
 
 #ifdef __cplusplus

@@ -1,8 +1,9 @@
 /* TSMTTSM on the FP64 tensor cores (DMMA, see tsk_dmma.cuh): single
  * precision and complex single at the widths where the register-tile
  * kernel (tsmttsm_gemm.cu) is bound by issuing its multiply-adds and
- * shared-memory reads, and double at widths 8 and 16 for Gram calls:
- * C = alpha op(A) op(B) + beta C, m, n <= W, k long.
+ * shared-memory reads, and double at widths 8, 16 and 32 for Gram calls
+ * (which run kernels/gram_dmma.cu): C = alpha op(A) op(B) + beta C,
+ * m, n <= W, k long.
  *
  * Every team of a resident grid takes chunks of KCH values of k in turn
  * (team g takes chunks g, g + teams, ...), streams op(A)^T and op(B) of
@@ -25,7 +26,9 @@
  * (docs/performance.md, SYRK and TRSM on device data); here that work is a
  * few DMMAs. */
 #include <cuda_pipeline_primitives.h>
+#include <type_traits>
 #include "tsk_dmma.cuh"
+#include "tsk_gram.h"
 #include "tsk_view.cuh"
 
 namespace {
@@ -255,7 +258,8 @@ static ttd_operand<T> ttd_operand_of(const T *x, int64_t ld, int dim, bool kfast
 }
 
 /* Reads params->threads (0: 256) and params->blocks_per_sm (0: as many as
- * fit).  A Gram call (tsk_aliased) runs the aliased kernel. */
+ * fit).  A Gram call (tsk_aliased) runs the aliased kernel, in double the
+ * direct one (kernels/gram_dmma.cu). */
 template <typename T, int W>
 static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *ops, cudaStream_t stream,
                                       const tsk_params *params)
@@ -273,9 +277,13 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
     p.k = call->k;
     p.nchunks = (call->k + ttd_shape<T, W>::KCH - 1) / ttd_shape<T, W>::KCH;
     int bps = tsk_blocks_per_sm_or(params, 0);
-    if (tsk_aliased(call, ops)) /* ak == bk */
-        return ak ? ttd_run<T, W, true, true, true>(call, ops, p, threads, bps, stream)
-                  : ttd_run<T, W, false, false, true>(call, ops, p, threads, bps, stream);
+    if (tsk_aliased(call, ops)) { /* ak == bk */
+        if constexpr (std::is_same<T, double>::value)
+            return tsk_gram_dmma<W>(call, ops, stream, params);
+        else
+            return ak ? ttd_run<T, W, true, true, true>(call, ops, p, threads, bps, stream)
+                      : ttd_run<T, W, false, false, true>(call, ops, p, threads, bps, stream);
+    }
     if (ak)
         return bk ? ttd_run<T, W, true, true, false>(call, ops, p, threads, bps, stream)
                   : ttd_run<T, W, true, false, false>(call, ops, p, threads, bps, stream);
@@ -291,8 +299,10 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
 const tsk_instance tsk_tsmttsm_dmma_instances[] = {
     TSMTTSM_DMMA_ENTRY(s, TS_S, float, 16) TSMTTSM_DMMA_ENTRY(s, TS_S, float, 32)
     TSMTTSM_DMMA_ENTRY(s, TS_S, float, 64)
-    /* Gram calls in double (tsk_gram_instance, cuda/kernel_dispatch.c). */
+    /* Gram calls in double (tsk_gram_instance, cuda/kernel_dispatch.c),
+     * which run kernels/gram_dmma.cu. */
     TSMTTSM_DMMA_ENTRY(d, TS_D, double, 8) TSMTTSM_DMMA_ENTRY(d, TS_D, double, 16)
+    TSMTTSM_DMMA_ENTRY(d, TS_D, double, 32)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 8) TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 16)
     TSMTTSM_DMMA_ENTRY(c, TS_C, float2, 32)
 };
