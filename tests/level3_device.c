@@ -5,9 +5,8 @@
  * (tests/ref_level3.c).  Shapes reach each GPU path: the Gram route (skinny
  * SYRK and HERK, k long), cuBLAS (regular SYRK, TRSM with a large
  * triangle), the small-triangle TRSM kernel (tall B, both sides, orders
- * from 1 to 64, alpha = 1), and alpha = 0.  Then DSYRK Gram calls at the
- * widths of the aliased DMMA kernel (5-16, cuda/kernel_dispatch.c) and
- * beyond them (cuBLAS, 24 and 32), in both
+ * from 1 to 64, alpha = 1), and alpha = 0.  Then DSYRK Gram calls at
+ * widths of the Gram kernel (5-32, kernels/gram_dmma.cu) in both
  * forms.  Prints "1..0 # SKIP" without a CUDA device. */
 #include <math.h>
 #include <stdio.h>
@@ -177,10 +176,10 @@ int main(void)
                 }
         }
     /* DSYRK Gram calls on device data, C = A^T A ('T') and A A^T ('N'),
-     * at each end of the aliased DMMA kernel's width cells and between:
-     * k not a multiple of a chunk (16), lda above A's rows, odd at some
-     * widths (copies element by element) and even at others (16-byte
-     * copies) in both forms. */
+     * at each end of the Gram kernel's width cells and between: k not a
+     * multiple of its 16-row step, lda above A's rows, odd at some widths
+     * (loads element by element) and even at others (16-byte loads) in
+     * both forms. */
     static const int gram_ns[] = { 5, 8, 12, 16, 24, 32 };
     for (size_t i = 0; i < sizeof gram_ns / sizeof gram_ns[0]; i++)
         for (int t = 0; t < 2; t++) {
