@@ -1,9 +1,9 @@
 #include "context.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 
+#include "tsk_pool.h"
 
 typedef struct {
     ts_gpu_context dev[TS_MAX_DEVICES];
@@ -12,11 +12,6 @@ typedef struct {
 
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-
-/* One pool per device, shared by all threads; it keeps freed memory for the
- * next call instead of returning it to the driver. */
-static cudaMemPool_t pools[TS_MAX_DEVICES];
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void destroy_thread(void *p)
 {
@@ -34,26 +29,6 @@ static void destroy_thread(void *p)
 }
 
 static void make_key(void) { pthread_key_create(&key, destroy_thread); }
-
-static cudaError_t device_pool(int device, cudaMemPool_t *out)
-{
-    cudaError_t err = cudaSuccess;
-    pthread_mutex_lock(&pool_lock);
-    if (!pools[device]) {
-        struct cudaMemPoolProps props = { 0 };
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location.type = cudaMemLocationTypeDevice;
-        props.location.id = device;
-        err = cudaMemPoolCreate(&pools[device], &props);
-        if (err == cudaSuccess) {
-            uint64_t keep = UINT64_MAX;
-            err = cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep);
-        }
-    }
-    *out = pools[device];
-    pthread_mutex_unlock(&pool_lock);
-    return err;
-}
 
 ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err)
 {
@@ -79,7 +54,8 @@ ts_gpu_context *ts_gpu_context_get(int device, cudaError_t *err)
     c->device = device;
     if ((*err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) ||
         (*err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
-        (*err = device_pool(device, &c->pool)) ||
+        /* The device's pool, shared by all threads and the kernels. */
+        (*err = (c->pool = tsk_device_pool(device)) ? cudaSuccess : cudaErrorMemoryAllocation) ||
         /* A blocking stream: a CUDA-aware caller's earlier work on the
          * legacy default stream (a cudaMemcpy to device returns before its
          * DMA ends) completes before our kernels read the operands. */

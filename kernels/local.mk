@@ -12,7 +12,7 @@ kernels_libtskernels_la_SOURCES = \
 	kernels/c_update.cu kernels/c_update.h \
 	kernels/trsm_small.cu kernels/tsk_trsm.h \
 	kernels/small_gemm.cu kernels/small_gemm.h \
-	kernels/tuning_sm90.c cuda/kernel_dispatch.c
+	kernels/tuning_sm90.c cuda/kernel_dispatch.c kernels/device_pool.c kernels/tsk_pool.h
 kernels_libtskernels_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 
 check_PROGRAMS += tests/test_kernels

@@ -11,6 +11,7 @@
 #include <atomic>
 
 #include "tsk_complex.cuh"
+#include "tsk_pool.h"
 #include "tsk_registry.h"
 
 struct tsk_view {
@@ -223,42 +224,20 @@ template <auto K> static inline int tsk_resident_blocks(int threads, size_t smem
     });
 }
 
-/* The current device's pool for the kernels' workspaces, made on first
- * use, or NULL (the device's default pool then serves).  The default pool
- * gives its memory back at every synchronisation (release threshold 0), so
- * each call's workspace was mapped again; this one keeps what it is given
- * back, as the backend's own pool does (cuda/context.c). */
+/* The current device's pool (tsk_device_pool), or NULL. */
 static inline cudaMemPool_t tsk_workspace_pool(void)
 {
-    static std::atomic<cudaMemPool_t> pools[TSK_DEVICES];
     int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= TSK_DEVICES)
-        return NULL;
-    cudaMemPool_t pool = pools[dev].load(std::memory_order_acquire);
-    if (pool != NULL)
-        return pool;
-    struct cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = dev;
-    uint64_t keep = UINT64_MAX;
-    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
-        return NULL;
-    cudaMemPool_t none = NULL;
-    if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess ||
-        !pools[dev].compare_exchange_strong(none, pool, std::memory_order_acq_rel)) {
-        cudaMemPoolDestroy(pool);
-        return none;
-    }
-    return pool;
+    return cudaGetDevice(&dev) == cudaSuccess ? tsk_device_pool(dev) : NULL;
 }
 
 /* Runs launch(ws), a kernel that writes `parts` partial results (rows x
  * cols each, packed, rows fastest) into the workspace ws, then sums the
  * partials in order into C (strides c_si, c_sj; alpha, beta).  With
  * `direct` the kernel updates C itself and ws is NULL.  The workspace comes
- * from the workspace pool on the call's stream and is freed behind the sum,
- * so concurrent calls on different streams never share it. */
+ * from the device's pool (tsk_pool.h; its default pool if that cannot be
+ * made) on the call's stream and is freed behind the sum, so concurrent
+ * calls on different streams never share it. */
 template <typename T, typename F>
 static inline tsk_status tsk_run_parts(int64_t parts, bool direct, int64_t rows, int64_t cols, T *c, int64_t c_si,
                                        int64_t c_sj, const tsk_scalars<T> &s, cudaStream_t stream, F launch)

@@ -9,11 +9,13 @@
  * (one array as both operands, as a skinny SYRK or HERK passes them) run
  * on every TSMTTSM instance.  Prints TAP. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
 #include "tap.h"
 #include "tsk_gemm.h"
+#include "tsk_pool.h"
 #include "tsk_registry.h"
 
 #define POOL_BYTES ((size_t)32 << 20)
@@ -375,6 +377,25 @@ static void test_gram(const char *only)
     }
 }
 
+/* The kernels' partial-sum workspaces stay in the device's pool across a
+ * synchronisation (kernels/tsk_pool.h).  Taken from the device's default
+ * pool, which gives its memory back at every synchronisation, each call
+ * mapped its workspace again: 60-90 us a call (docs/performance.md).  The
+ * Gram tests' calls in double, just run, summed partials there. */
+static void test_workspace_pool(const char *only)
+{
+    if (only != NULL && !selected("tsmttsm_dmma_d", only)) {
+        tap_skip("kernel workspaces kept after a synchronisation: TSK_TEST_ONLY leaves out tsmttsm_dmma_d");
+        return;
+    }
+    cudaMemPool_t pool = tsk_device_pool(0);
+    uint64_t reserved = 0;
+    int ok = pool != NULL && cudaDeviceSynchronize() == cudaSuccess &&
+             cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess && reserved > 0;
+    tap_ok(ok, "kernel workspaces stay in device 0's pool after a synchronisation (%llu bytes reserved)",
+           (unsigned long long)reserved);
+}
+
 /* Runs inst at its widest with `params` (a declined launch counts in
  * *declined): 0, with a diagnostic naming `what`, when C came out wrong or
  * the launch failed. */
@@ -509,6 +530,7 @@ int main(void)
             test_instance(inst, &counter);
     }
     test_gram(only);
+    test_workspace_pool(only);
     /* TSK_TEST_PARAMS=0 (compute-sanitizer runs): no reruns with tuning
      * parameters; their kernels are the instance tests' kernels. */
     const char *params = getenv("TSK_TEST_PARAMS");
