@@ -371,13 +371,27 @@ for m in $modes; do
         echo "not ok $n - TSSHIM_MODE=$m: rank logs of the shim missing or broken"
     fi
     [ -n "$out" ] && echo "$out"
-    for t in $programs; do
-        t=$(name "$t")
+    for p in $programs; do
+        t=$(name "$p")
         n=$((n + 1))
+        again=
+        if ! out=$(compare "$m" "$t"); then
+            # The reference must be reproducible: the plain run once more,
+            # the first kept beside it.  Only the plain side runs again: a
+            # run under the shim that differs now and then is a bug to see.
+            # (On two cores a plain xssyevr once failed 100 of its 136
+            # tests, which every other run of it, with the shim or without,
+            # passed.)
+            again=$out
+            rm -rf "$base/plain/$t.first"
+            mv "$base/plain/$t" "$base/plain/$t.first"
+            run_one plain "$p"
+        fi
         if out=$(compare "$m" "$t"); then
-            echo "ok $n - TSSHIM_MODE=$m $t: counts as in the plain run ($(totals "$base/$m/$t"); $(cat "$base/$m/$t/seconds") s, plain $(cat "$base/plain/$t/seconds") s)"
+            echo "ok $n - TSSHIM_MODE=$m $t: counts as in the plain run ($(totals "$base/$m/$t"); $(cat "$base/$m/$t/seconds") s, plain $(cat "$base/plain/$t/seconds") s)${again:+; the plain run's first counts differed, its second run's did not}"
+            [ -n "$again" ] && echo "$again" | sed 's/^# /# first plain run: /'
         else
-            echo "not ok $n - TSSHIM_MODE=$m $t: counts differ from the plain run"
+            echo "not ok $n - TSSHIM_MODE=$m $t: counts differ from the plain run${again:+, run twice}"
             echo "$out"
         fi
     done
