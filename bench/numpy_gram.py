@@ -1,8 +1,9 @@
 # a.T @ a of a tall float64 array as a NumPy program runs it (NumPy sends it
-# to its BLAS's SYRK): the first call and the best and median of the later
-# ones, each checked (e^T G e = |a e|^2, computed without BLAS).
+# to its BLAS's SYRK): the first call, the best and median of the later
+# ones and all calls together, each checked (e^T G e = |a e|^2, computed
+# without BLAS).
 # Usage: python3 numpy_gram.py ROWS COLS CALLS; prints one line
-# "first_ms=F best_ms=B median_ms=M check=ok|FAIL numpy=VERSION".
+# "first_ms=F best_ms=B median_ms=M total_ms=T check=ok|FAIL numpy=VERSION".
 import sys
 import time
 
@@ -19,6 +20,6 @@ for _ in range(calls):
     times.append(1e3 * (time.perf_counter() - t))
     ok = ok and abs(float(g.sum()) - want) <= 1e-9 * abs(want)
 later = sorted(times[1:]) or times
-print("first_ms=%.3f best_ms=%.3f median_ms=%.3f check=%s numpy=%s"
-      % (times[0], later[0], later[len(later) // 2], "ok" if ok else "FAIL", np.__version__))
+print("first_ms=%.3f best_ms=%.3f median_ms=%.3f total_ms=%.3f check=%s numpy=%s"
+      % (times[0], later[0], later[len(later) // 2], sum(times), "ok" if ok else "FAIL", np.__version__))
 sys.exit(0 if ok else 1)
