@@ -165,7 +165,7 @@ template <int W>
 tsk_status tsk_gram_dmma(const ts_call *call, const tsk_operands *ops, cudaStream_t stream, const tsk_params *params)
 {
     static const bool built = dmma_built(gram_dmma_kernel<W>);
-    if (!built || call->m > W)
+    if (!built)
         return TSK_DECLINED;
     const int threads = tsk_threads_or(params, 256);
     if (threads > 256 || threads % 32)

@@ -3,8 +3,8 @@
  * (tsk_aliased), m = n <= W, W = 8, 16 or 32.  The staged DMMA instances of
  * those widths run their Gram calls here (tsmttsm_dmma_gemm.cu).  Reads
  * params->threads (0: 256) and params->blocks_per_sm (0: as many as fit);
- * the caller has answered the calls that need no product
- * (tsk_tsmttsm_begin). */
+ * the caller has checked m <= W and answered the calls that need no
+ * product (tsk_tsmttsm_begin). */
 #ifndef TSK_GRAM_H
 #define TSK_GRAM_H
 

@@ -267,6 +267,11 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
     tsk_status done;
     if (!tsk_tsmttsm_begin<T>(call, ops, W, stream, &done))
         return done;
+    const bool aliased = tsk_aliased(call, ops);
+    if constexpr (std::is_same<T, double>::value) {
+        if (aliased)
+            return tsk_gram_dmma<W>(call, ops, stream, params);
+    }
     int threads = tsk_threads_or(params, 256);
     if (threads > 256 || threads % (32 * ttd_shape<T, W>::TEAM))
         return TSK_DECLINED;
@@ -277,10 +282,8 @@ static tsk_status tsmttsm_dmma_launch(const ts_call *call, const tsk_operands *o
     p.k = call->k;
     p.nchunks = (call->k + ttd_shape<T, W>::KCH - 1) / ttd_shape<T, W>::KCH;
     int bps = tsk_blocks_per_sm_or(params, 0);
-    if (tsk_aliased(call, ops)) { /* ak == bk */
-        if constexpr (std::is_same<T, double>::value)
-            return tsk_gram_dmma<W>(call, ops, stream, params);
-        else
+    if constexpr (!std::is_same<T, double>::value) {
+        if (aliased) /* ak == bk */
             return ak ? ttd_run<T, W, true, true, true>(call, ops, p, threads, bps, stream)
                       : ttd_run<T, W, false, false, true>(call, ops, p, threads, bps, stream);
     }
