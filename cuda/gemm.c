@@ -4,6 +4,7 @@
 
 #include "clock.h"
 #include "compute.h"
+#include "gpu_backend.h"
 #include "pipeline.h"
 #include "small_call.h"
 
@@ -50,7 +51,10 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     ts_device_scope scope = ts_device_enter(dev);
     cudaError_t err = scope.err;
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
-    if (ctx && all_on_device(&d))
+    /* In place, the kernel writes C at once: the tracker's word first. */
+    if (ctx && all_on_device(&d) && ts_call_prove(&d))
+        rc = TS_GPU_STALE;
+    else if (ctx && all_on_device(&d))
         err = in_place(&d, ctx, cfg, &path);
     else if (ctx && (rc = ts_small_gemm(&d, ctx, cfg, &path, why, why_len)) != TS_SMALL_DECLINED)
         d.gpu_phases = ts_small_phases();
@@ -61,6 +65,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     c->bytes_h2d = d.bytes_h2d;
     c->bytes_d2h = d.bytes_d2h;
     c->gpu_phases = d.gpu_phases;
+    c->prove_seconds = d.prove_seconds;
     /* Also clears a non-sticky error, so that the next call starts clean. */
     ts_device_leave(scope);
     c->gpu_path = path;

@@ -30,6 +30,7 @@
 
 #include "clock.h"
 #include "cpu_blas.h"
+#include "gpu_backend.h"
 #include "copy_pool.h"
 #include "compute.h"
 #include "staging.h"
@@ -39,6 +40,10 @@
  * again when no copy job finishes: a small part of one 16 MB DMA's time
  * (docs/performance.md). */
 #define POLL_US 20
+
+/* Unwinds the pipeline once p->stale is set: no CUDA call of it returns
+ * this code. */
+#define STALE_UNWIND cudaErrorNotPermitted
 
 /* What the calling thread waited for: a free upload buffer (the H2D DMA
  * is behind), a packed piece (packing is behind), room in the download
@@ -95,6 +100,7 @@ typedef struct {
     pending_store pend[TS_STAGING_PENDING]; /* FIFO; entry i uses event returned[i] */
     int pend_head, pend_count;
     int64_t committed;         /* slices whose C is final in the caller's memory */
+    int stale;                 /* a cached operand proved stale: C must stay as it was */
     const char *path;
     phase_times t;
 } pipeline;
@@ -227,6 +233,13 @@ static void commit_oldest(pipeline *p)
  * stream order) and commits the unpacked ones, in slice order. */
 static cudaError_t poll_stores(pipeline *p)
 {
+    /* The write tracker's word on cached operands, asked once a slice's C
+     * is on its way back (the device still at work) and before any C is
+     * unpacked into the caller's memory. */
+    if (p->pend_count && ts_call_prove(p->c))
+        p->stale = 1;
+    if (p->stale)
+        return STALE_UNWIND;
     for (int i = 0; i < p->pend_count; i++) {
         int pos = (p->pend_head + i) % TS_STAGING_PENDING;
         if (p->pend[pos].unpacking)
@@ -400,6 +413,12 @@ static cudaError_t store(pipeline *p, const ts_slice *sl, int slot)
     int pos = (p->pend_head + p->pend_count) % TS_STAGING_PENDING;
     const char *src = dev_at(p, TS_OP_C, slot);
     size_t rows = (size_t)r->rows * p->es;
+    /* A pinned C is written by the download itself: the tracker's word
+     * comes first (as in poll_stores). */
+    if (!staged(p, TS_OP_C) && ts_call_prove(p->c))
+        p->stale = 1;
+    if (p->stale)
+        return STALE_UNWIND;
     if (!staged(p, TS_OP_C))
         err = cudaMemcpy2DAsync((void *)ts_region_at(p->host[TS_OP_C], r, p->es), (size_t)r->ld * p->es, src, rows,
                                 rows, (size_t)r->cols, cudaMemcpyDefault, st->d2h);
@@ -623,6 +642,8 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
         report(&p);
 
     *path = p.path;
+    if (p.stale)
+        return TS_GPU_STALE;
     if (!err || (p.plan.moves[TS_OP_C] && p.committed == p.plan.count))
         return 0;
     snprintf(why, why_len, "%s", cudaGetErrorString(err));

@@ -16,9 +16,10 @@
 #include "context.h"
 #include "ts_call.h"
 
-/* Runs the call on ctx's device (current).  0: C is complete.  -1, with
- * why: C is as it was when it is not device memory, and the CPU can
- * compute the call. */
+/* Runs the call on ctx's device (current).  0: C is complete.
+ * TS_GPU_STALE: a cached operand proved stale (ts_call_prove), C is as it
+ * was.  -1, with why: C is as it was when it is not device memory, and the
+ * CPU can compute the call. */
 int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                      size_t why_len);
 

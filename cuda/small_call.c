@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "compute.h"
 #include "copy_pool.h"
+#include "gpu_backend.h"
 #include "slicing.h"
 #include "small_gemm.h"
 
@@ -120,11 +121,14 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
     if (!err && sl.store_c && !direct)
         err = cudaMemcpyAsync(pinned + off[TS_OP_C], ptr[TS_OP_C], c_bytes, cudaMemcpyDeviceToHost, ctx->stream);
     mark(&ph, 2);
+    /* The write tracker's word on cached operands, while the device works. */
+    int stale = !err && ts_call_prove(c);
     cudaError_t sync = cudaStreamSynchronize(ctx->stream);
     err = err ? err : sync;
     mark(&ph, 3);
-    /* C is written only once all of it is back: a failure leaves it as it was. */
-    if (!err && sl.store_c)
+    /* C is written only once all of it is back, from current operands: a
+     * failure leaves it as it was. */
+    if (!err && !stale && sl.store_c)
         ts_copy_2d((void *)ts_region_at(c->c, rc, es), (size_t)rc->ld, pinned + off[TS_OP_C], (size_t)rc->rows,
                    (size_t)rc->rows, (size_t)rc->cols, es);
     mark(&ph, 4);
@@ -139,5 +143,5 @@ int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const c
         snprintf(why, why_len, "%s", cudaGetErrorString(err));
         return -1;
     }
-    return 0;
+    return stale ? TS_GPU_STALE : 0;
 }

@@ -16,6 +16,7 @@ enum { TS_SMALL_DECLINED = 1 };
 
 /* Runs the call on ctx's device (current): 0 when C is complete; -1 with
  * why when it failed (C is as it was, unless C is device memory);
+ * TS_GPU_STALE when a cached operand proved stale (C as it was);
  * TS_SMALL_DECLINED when the call is not small (nothing was done). */
 int ts_small_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                   size_t why_len);

@@ -107,8 +107,7 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg)
             if (ts_split_gemm(g, c, cfg, dev, parts, why, sizeof why) == 0)
                 return 0;
         } else {
-            ts_cache_prepare(c, cfg, g);
-            if (g->gemm(c, cfg, why, sizeof why) == 0)
+            if (ts_cache_gemm(g, c, cfg, why, sizeof why) == 0)
                 return 0;
         }
     }

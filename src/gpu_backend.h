@@ -11,9 +11,12 @@
 #include "slicing.h"
 #include "ts_call.h"
 
-#define TS_GPU_ABI 7
+#define TS_GPU_ABI 8
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
+
+/* gemm's answer when a cached operand proved stale (see its comment). */
+enum { TS_GPU_STALE = 2 };
 
 typedef struct {
     int abi; /* TS_GPU_ABI */
@@ -28,8 +31,11 @@ typedef struct {
     void (*prepare)(const ts_config *cfg);
     /* Sets res_a, res_b, res_c. */
     void (*residency)(ts_call *c);
-    /* Runs the call to completion (BLAS is synchronous): 0 on success, else
-     * C is untouched when the inputs were host memory, and why is filled. */
+    /* Runs the call to completion (BLAS is synchronous): 0 on success;
+     * TS_GPU_STALE when c->prove said a cached operand's copy was not
+     * current (C untouched: the caller refreshes the copy and runs the call
+     * again); else C is untouched when the inputs were host memory, and why
+     * is filled. */
     int (*gemm)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
     /* The operand cache's device memory, on the home device: bytes it may
      * hold (TSSHIM_CACHE_MB, else its share of the free memory), an

@@ -56,12 +56,13 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
         /* The GEMM's own operands go through the operand cache: A may be
          * held from earlier calls; the scratch is below the cache's minimum
          * size. */
-        ts_cache_prepare(&gemm, cfg, g);
-        rc = g->gemm(&gemm, cfg, why, why_len);
+        rc = ts_cache_gemm(g, &gemm, cfg, why, why_len);
         ts_cache_finish(&gemm);
         /* For the trace: A's use of the cache (the call's C has none). */
         c->cache_state[TS_OP_A] = gemm.cache_state[TS_OP_A];
         c->cache_state[TS_OP_B] = gemm.cache_state[TS_OP_B];
+        c->cache_seconds = gemm.cache_seconds;
+        c->prove_seconds = gemm.prove_seconds;
     } else {
         rc = g->level3(&gemm, cfg, why, why_len);
     }

@@ -23,6 +23,7 @@ struct ts_cache_entry {
     size_t nstale;
     unsigned long last_use;
     int refs;                       /* calls using it now: never freed under them */
+    int quiet;                      /* the tracker's last word on it: nothing written */
     int dead;                       /* no longer found; freed when the last call lets go */
     struct ts_cache_entry *next;
 };
@@ -44,7 +45,8 @@ typedef struct {
 } sighting;
 
 static struct {
-    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, churned, failed, untracked, no_room;
+    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, churned, failed, untracked, no_room,
+        rerun;
 } count;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -123,6 +125,7 @@ static ts_track_state take_news(entry *e)
     ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
     for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++)
         add_stale(e, sp[i].offset, sp[i].len);
+    e->quiet = s == TS_TRACK_CLEAN;
     return s;
 }
 
@@ -170,18 +173,29 @@ static sighting *sighting_of(const char *host, size_t len)
     return s;
 }
 
+static int holds(const entry *e, const view *v) { return v->host >= e->host && v->host + v->len <= e->host + e->len; }
+
 /* The live entry whose range holds v, with the tracker's news taken in and
  * a reference for the caller; entries the tracker disowns are dropped, and
  * so are those the program rewrote mostly since their last use: a work
  * array rewritten every iteration costs a fault per page for each write
  * while tracked, more than sending it again (its range is not cached
- * again). */
-static entry *acquire(const view *v)
+ * again).  With `defer`, an entry the tracker last found unwritten is
+ * taken without asking it now: the call sets *deferred and asks later,
+ * while the device computes (ts_cache_prove), which hides the walk of a
+ * large operand's pages; an entry written lately is asked now, since a
+ * write found that late costs the call a second run. */
+static entry *acquire(const view *v, int defer, int *deferred)
 {
     for (entry *e = entries, *next; e; e = next) {
         next = e->next;
-        if (e->dead || v->host < e->host || v->host + v->len > e->host + e->len)
+        if (e->dead || !holds(e, v))
             continue;
+        if (defer && e->quiet) {
+            *deferred = 1;
+            e->refs++;
+            return e;
+        }
         if (take_news(e) == TS_TRACK_INVALID) {
             kill(e, &count.invalid);
             continue;
@@ -208,6 +222,25 @@ static double expected_resident(const view *v)
     return (double)(v->rows * v->cols) * n / (n + 1.0);
 }
 
+/* The entry for operand op, referenced: A's when it holds B too (a Gram
+ * matrix's two operands are one array), with A's standing with the
+ * tracker; else acquire's, recorded in c->unproven when it asked nothing. */
+static entry *take_entry(ts_call *c, int op, const view *v, int defer)
+{
+    entry *a = op == TS_OP_B ? c->cached[TS_OP_A] : NULL;
+    if (a && !a->dead && holds(a, v)) {
+        a->refs++;
+        if (c->unproven & 1u << TS_OP_A)
+            c->unproven |= 1u << op;
+        return a;
+    }
+    int deferred = 0;
+    entry *e = acquire(v, defer, &deferred);
+    if (e && deferred)
+        c->unproven |= 1u << op;
+    return e;
+}
+
 void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
     /* A device operand runs the call on its own device, not the cache's. */
@@ -218,7 +251,7 @@ void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
     for (int op = 0; op < TS_NCACHED; op++) {
         if (!operand_view(c, op, &v))
             continue;
-        entry *e = g && usable() ? (gpu = g, acquire(&v)) : NULL;
+        entry *e = g && usable() ? (gpu = g, take_entry(c, op, &v, 1)) : NULL;
         if (e) {
             size_t stale = stale_bytes(e), elems = v.rows * v.cols;
             c->cached[op] = e;
@@ -294,11 +327,64 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
     return 0;
 }
 
-void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
+/* The lock within about PROVE_WAIT_NS, else 0.  The backend proves while
+ * it holds its staging ring, which a thread holding the lock may be
+ * waiting for (an upload in create or refresh): blocking here could
+ * deadlock, and giving up only costs the call its second run. */
+#define PROVE_WAIT_NS 2000000L
+static int lock_soon(void)
 {
+    for (long waited = 0; pthread_mutex_trylock(&lock); waited += 20000) {
+        if (waited >= PROVE_WAIT_NS)
+            return 0;
+        nanosleep(&(struct timespec){ 0, 20000 }, NULL);
+    }
+    return 1;
+}
+
+int ts_cache_prove(ts_call *c)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!lock_soon()) {
+        /* Unasked still: the second run's prepare asks. */
+        c->unproven = 0;
+        return -1;
+    }
+    int all_current = 1, current = 0;
+    const entry *asked = NULL;
+    for (int op = 0; op < TS_NCACHED; op++) {
+        entry *e = c->cached[op];
+        if (!e || !(c->unproven & 1u << op))
+            continue;
+        if (e != asked) {
+            asked = e;
+            ts_track_state s = take_news(e);
+            if (s == TS_TRACK_INVALID)
+                kill(e, &count.invalid);
+            current = s == TS_TRACK_CLEAN;
+        }
+        all_current &= current;
+    }
+    c->unproven = 0;
+    pthread_mutex_unlock(&lock);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->prove_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return all_current ? 0 : -1;
+}
+
+/* ts_cache_gemm's first part: the device copies equal to the host as far
+ * as is known (copies written lately asked now, the others left to
+ * ts_cache_prove with `defer`). */
+static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int defer)
+{
+    view v;
+    /* Only a copy the call reads awaits proof: none until one is set up. */
+    unsigned looked = c->unproven;
+    c->unproven = 0;
+    c->prove = NULL;
     if (!cache_on(cfg) || c->device >= 0)
         return;
-    view v;
     /* TSSHIM_GPU_MEM_LIMIT bounds a call's device memory, cached copies
      * included: such a call takes the normal paths, which apply it.  A
      * call with nothing to cache takes no lock. */
@@ -323,15 +409,24 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         if (!operand_view(c, op, &v))
             continue;
         entry *e = c->cached[op];
+        unsigned bit = 1u << op;
+        /* The route's look left it unasked: a first run leaves it so, a
+         * second asks now (cheap: the proof just asked). */
+        if (e && (looked & bit) && defer)
+            c->unproven |= bit;
+        else if (e && (looked & bit) && !e->dead && take_news(e) == TS_TRACK_INVALID)
+            kill(e, &count.invalid);
         if (e && e->dead) {
             unref(e);
             e = c->cached[op] = NULL;
+            c->unproven &= ~bit;
         }
         /* A and B may be one array (a Gram matrix): the entry made for A serves B. */
         if (!e)
-            e = acquire(&v);
+            e = take_entry(c, op, &v, defer);
         const char *state = "hit";
         if (!e) {
+            c->unproven &= ~bit;
             if (sighting_of(v.host, v.len)->churns)
                 continue;
             e = create(c, &v, cfg);
@@ -345,8 +440,10 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
             state = "refreshed";
         }
         c->cached[op] = e;
-        if (!e)
+        if (!e) {
+            c->unproven &= ~bit;
             continue;
+        }
         if (state[0] != 'n') {
             count.hits += state[0] == 'h';
             count.refreshed += state[0] == 'r';
@@ -356,9 +453,36 @@ void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
         e->last_use = ++tick;
         c->cache_dev[op] = e->dev + (v.host - e->host);
     }
+    c->prove = c->unproven ? ts_cache_prove : NULL;
     pthread_mutex_unlock(&lock);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->cache_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
+int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    prepare(c, cfg, g, 1);
+    int rc = g->gemm(c, cfg, why, why_len);
+    if (rc != TS_GPU_STALE)
+        return rc;
+    pthread_mutex_lock(&lock);
+    count.rerun++;
+    /* Not hits after all: the second run counts what it does. */
+    view v;
+    for (int op = 0; op < TS_NCACHED; op++)
+        if (c->cache_state[op] && c->cache_state[op][0] == 'h' && operand_view(c, op, &v)) {
+            count.hits--;
+            count.saved -= v.rows * v.cols;
+        }
+    pthread_mutex_unlock(&lock);
+    prepare(c, cfg, g, 0);
+    rc = g->gemm(c, cfg, why, why_len);
+    if (rc == TS_GPU_STALE) {
+        /* Nothing was left to prove: a backend that says so is wrong. */
+        snprintf(why, why_len, "a cached operand proved stale twice");
+        return -1;
+    }
+    return rc;
 }
 
 void ts_cache_finish(ts_call *c)
@@ -384,9 +508,9 @@ void ts_cache_report(void)
         return;
     ts_log(1,
            "cache hits=%llu refreshed=%llu new=%llu bytes_not_sent=%llu bytes_resent=%llu evicted=%llu "
-           "invalidated=%llu churned=%llu failed=%llu no_room=%llu untracked=%llu%s%s%s",
+           "invalidated=%llu churned=%llu failed=%llu no_room=%llu rerun=%llu untracked=%llu%s%s%s",
            count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
-           count.churned, count.failed, count.no_room, count.untracked, count.untracked ? " (" : "", untracked_why,
+           count.churned, count.failed, count.no_room, count.rerun, count.untracked, count.untracked ? " (" : "", untracked_why,
            count.untracked ? ")" : "");
 }
 

@@ -38,11 +38,21 @@
  * to be used again). */
 void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
 
-/* For a call about to run on the GPU: makes the device copy of A and B
- * (host memory) equal their host bytes, sending what changed or creating the entry,
- * and sets c->cache_dev where it succeeded (an operand without one takes the
- * normal transfer path). */
-void ts_cache_prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g);
+/* Runs a call the GPU takes (g->gemm's answer, never TS_GPU_STALE): first
+ * makes the device copies of A and B (host memory) equal their host bytes
+ * as far as the tracker has told, sending what changed or creating the
+ * entry, and sets c->cache_dev where it succeeded (an operand without one
+ * takes the normal transfer path).  A copy the tracker last found unwritten
+ * is used without asking it again first: the backend asks (c->prove) while
+ * the device computes, before it writes C, and when a write is found after
+ * all, the copy is refreshed and the call runs again (the exit report's
+ * rerun=). */
+int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len);
+
+/* c->prove: asks the tracker about the copies c uses unasked; 0 when none
+ * was written since it was last asked, else -1 (the written bytes are
+ * recorded as stale). */
+int ts_cache_prove(ts_call *c);
 
 /* After the call, wherever it ran: releases the call's references. */
 void ts_cache_finish(ts_call *c);

@@ -110,7 +110,15 @@ typedef struct ts_call {
     void *cache_dev[TS_NCACHED];  /* the operand's first element in that copy, once it equals the host */
     double resident[TS_NCACHED];  /* bytes the cost model counts as on the device already */
     const char *cache_state[TS_NCACHED]; /* for the trace: "hit", "refreshed", "new" (static strings) */
-    double cache_seconds;       /* the cache's part of a GPU call: tracker checks, copies it made */
+    double cache_seconds;       /* the cache's part of a GPU call before it ran: tracker checks, copies it made */
+    /* Cached operands (a bit per operand) whose copy was used before the
+     * write tracker was asked: the backend calls prove, while the device
+     * computes and before any byte of a host C is written; 0 from it means
+     * the copies were current, else the call must write nothing and run
+     * again (src/operand_cache.h). */
+    unsigned unproven;
+    int (*prove)(struct ts_call *c);
+    double prove_seconds;       /* what prove took (beside the device's work) */
 
     /* Added by policy. */
     ts_decision decision;
@@ -156,6 +164,18 @@ static inline void ts_call_no_cache(ts_call *c)
         c->cache_state[op] = NULL;
     }
     c->cache_seconds = 0.0;
+    c->unproven = 0;
+    c->prove = NULL;
+    c->prove_seconds = 0.0;
+}
+
+/* The backend's gate before it writes any byte of a host C (see unproven):
+ * 0 when nothing awaits proof or the copies proved current. */
+static inline int ts_call_prove(struct ts_call *c)
+{
+    if (!c->unproven)
+        return 0;
+    return c->prove(c);
 }
 
 static inline int ts_call_reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }

@@ -171,20 +171,28 @@ static const mutation mutations[] = {
     { "fork, only the child writes", m_fork_child_only },
 };
 
+/* Each mutation twice: right after the call that made A's copy (the next
+ * call asks the write tracker before it runs), and after a second call
+ * found the copy unwritten (the next call uses it at once and asks while
+ * the GPU computes: a write found then must make it run again). */
 static void mutation_cases(void)
 {
-    for (size_t i = 0; i < sizeof mutations / sizeof mutations[0]; i++) {
-        /* malloc'd, so the range ends part way through a page. */
-        double *a = malloc(A_BYTES);
-        fill(a, A_ELEMS);
-        same_product("first call", a, LDA, K, b_op);
-        mutations[i].mutate(a);
-        char what[128];
-        snprintf(what, sizeof what, "A %s", mutations[i].name);
-        same_product(what, a, LDA, K, b_op);
-        same_product("and once more", a, LDA, K, b_op);
-        free(a);
-    }
+    for (int quiet = 0; quiet < 2; quiet++)
+        for (size_t i = 0; i < sizeof mutations / sizeof mutations[0]; i++) {
+            /* malloc'd, so the range ends part way through a page. */
+            double *a = malloc(A_BYTES);
+            fill(a, A_ELEMS);
+            same_product("first call", a, LDA, K, b_op);
+            if (quiet)
+                same_product("A unchanged, its copy found unwritten", a, LDA, K, b_op);
+            mutations[i].mutate(a);
+            char what[160];
+            snprintf(what, sizeof what, "A %s (%s)", mutations[i].name,
+                     quiet ? "asked while the GPU computes" : "asked before the call");
+            same_product(what, a, LDA, K, b_op);
+            same_product("and once more", a, LDA, K, b_op);
+            free(a);
+        }
 }
 
 /* The same address holding other memory. */

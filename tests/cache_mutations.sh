@@ -1,10 +1,12 @@
 #!/bin/sh
 # The operand cache under every mutation of tests/cache_mutations.c, with
 # the shim forcing every call onto the GPU, plus points of its own on the
-# exit report: the cache was used (hits), refreshed written bytes, dropped
-# copies of memory that went away and of work arrays rewritten between uses
-# (the chain's V and W), and stepped aside for the program's own
-# userfaultfd; so a run where caching silently never happened cannot pass.
+# exit report: the cache was used (hits), refreshed written bytes, ran
+# calls again whose copies proved written while the GPU computed (rerun),
+# dropped copies of memory that went away and of work arrays rewritten
+# between uses (the chain's V and W), and stepped aside for the program's
+# own userfaultfd; so a run where caching silently never happened cannot
+# pass.
 # Skipped where no CUDA device is usable.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
@@ -17,7 +19,7 @@ tap_relay "mode gpu" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VER
 cache_field() {
   sed -n "s/^tsshim: cache .*$1=\([0-9][0-9]*\).*/\1/p" "$log" 2>/dev/null | tail -n 1
 }
-for field in hits refreshed invalidated churned untracked; do
+for field in hits refreshed rerun invalidated churned untracked; do
   v=$(cache_field "$field")
   [ "${v:-0}" -gt 0 ]
   tap_check $? "exit report: cache $field=${v:-missing}, expected > 0"
