@@ -125,7 +125,10 @@ static ts_track_state take_news(entry *e)
     ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
     for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++)
         add_stale(e, sp[i].offset, sp[i].len);
-    e->quiet = s == TS_TRACK_CLEAN;
+    /* Bytes still to send (a write found by a proof, say) are news too:
+     * until they are sent and a later look finds nothing new, calls ask
+     * first, where acquire can drop a work array rewritten every time. */
+    e->quiet = s == TS_TRACK_CLEAN && e->nstale == 0;
     return s;
 }
 

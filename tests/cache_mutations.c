@@ -177,10 +177,16 @@ static const mutation mutations[] = {
  * the GPU computes: a write found then must make it run again). */
 static void mutation_cases(void)
 {
+    enum { NMUT = sizeof mutations / sizeof mutations[0] };
+    /* Each case's A at an address of its own, kept until all ran: the
+     * cache stops caching an address whose contents were mostly rewritten
+     * between two uses, which a case at the same address as an earlier
+     * one would find (and then run uncached). */
+    double *as[2][NMUT];
     for (int quiet = 0; quiet < 2; quiet++)
-        for (size_t i = 0; i < sizeof mutations / sizeof mutations[0]; i++) {
+        for (size_t i = 0; i < NMUT; i++) {
             /* malloc'd, so the range ends part way through a page. */
-            double *a = malloc(A_BYTES);
+            double *a = as[quiet][i] = malloc(A_BYTES);
             fill(a, A_ELEMS);
             same_product("first call", a, LDA, K, b_op);
             if (quiet)
@@ -191,8 +197,10 @@ static void mutation_cases(void)
                      quiet ? "asked while the GPU computes" : "asked before the call");
             same_product(what, a, LDA, K, b_op);
             same_product("and once more", a, LDA, K, b_op);
-            free(a);
         }
+    for (int quiet = 0; quiet < 2; quiet++)
+        for (size_t i = 0; i < NMUT; i++)
+            free(as[quiet][i]);
 }
 
 /* The same address holding other memory. */
