@@ -176,14 +176,26 @@ static sighting *sighting_of(const char *host, size_t len)
     return s;
 }
 
+/* Drops e when the program rewrote most of it since its last use and no
+ * call but the asking one (holding `mine` references) uses it: a work
+ * array rewritten every iteration costs a fault per page for each write
+ * while tracked, more than sending it again, so its range is not cached
+ * again. */
+static int dropped_as_rewritten(entry *e, int mine)
+{
+    if (e->refs > mine || 2 * stale_bytes(e) < e->len)
+        return 0;
+    sighting_of(e->host, e->len)->churns = 1;
+    kill(e, &count.churned);
+    return 1;
+}
+
 static int holds(const entry *e, const view *v) { return v->host >= e->host && v->host + v->len <= e->host + e->len; }
 
 /* The live entry whose range holds v, with the tracker's news taken in and
  * a reference for the caller; entries the tracker disowns are dropped, and
- * so are those the program rewrote mostly since their last use: a work
- * array rewritten every iteration costs a fault per page for each write
- * while tracked, more than sending it again (its range is not cached
- * again).  With `defer`, an entry the tracker last found unwritten is
+ * so are those the program rewrote mostly since their last use
+ * (dropped_as_rewritten).  With `defer`, an entry the tracker last found unwritten is
  * taken without asking it now: the call sets *deferred and asks later,
  * while the device computes (ts_cache_prove), which hides the walk of a
  * large operand's pages; an entry written lately is asked now, since a
@@ -203,11 +215,8 @@ static entry *acquire(const view *v, int defer, int *deferred)
             kill(e, &count.invalid);
             continue;
         }
-        if (!e->refs && 2 * stale_bytes(e) >= e->len) {
-            sighting_of(e->host, e->len)->churns = 1;
-            kill(e, &count.churned);
+        if (dropped_as_rewritten(e, 0))
             continue;
-        }
         e->refs++;
         return e;
     }
@@ -321,6 +330,8 @@ static entry *create(ts_call *c, const view *v, const ts_config *cfg)
 static int refresh(ts_call *c, entry *e, const ts_config *cfg)
 {
     for (size_t i = 0; i < e->nstale; i++) {
+        ts_log(3, "cache: sending bytes %zu..%zu of the copy of %p (%zu bytes), written since it was made",
+               e->stale[i].offset, e->stale[i].offset + e->stale[i].len, (void *)e->host, e->len);
         if (gpu->cache_upload(e->dev + e->stale[i].offset, e->host + e->stale[i].offset, e->stale[i].len, cfg))
             return -1;
         count.resent += e->stale[i].len;
@@ -386,6 +397,12 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
     unsigned looked = c->unproven;
     c->unproven = 0;
     c->prove = NULL;
+    /* Set anew below: a second run must not read the first's copies (one
+     * may be gone). */
+    for (int op = 0; op < TS_NCACHED; op++) {
+        c->cache_dev[op] = NULL;
+        c->cache_state[op] = NULL;
+    }
     if (!cache_on(cfg) || c->device >= 0)
         return;
     /* TSSHIM_GPU_MEM_LIMIT bounds a call's device memory, cached copies
@@ -419,6 +436,9 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
             c->unproven |= bit;
         else if (e && (looked & bit) && !e->dead && take_news(e) == TS_TRACK_INVALID)
             kill(e, &count.invalid);
+        else if (e && (looked & bit) && !e->dead)
+            /* Found rewritten by the proof: a work array, as acquire finds them. */
+            dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
         if (e && e->dead) {
             unref(e);
             e = c->cached[op] = NULL;
