@@ -31,7 +31,7 @@ void *ts_cache_alloc(size_t bytes)
 {
     void *p = NULL;
     ts_device_scope h = ts_device_enter(ts_gpu_home);
-    if (h.err || cudaMalloc(&p, bytes))
+    if (h.err || cudaMalloc(&p, bytes + TS_DEVICE_COPY_SLACK))
         p = NULL;
     ts_device_leave(h);
     return p;

@@ -9,6 +9,15 @@
 
 #include "ts_call.h" /* TS_MAX_DEVICES */
 
+/* Room after the last byte of a device copy the shim makes of a host
+ * operand (the operand cache, a split call's shared A): a 16-byte cp.async
+ * copy of a partial vector (zero-filled past its valid bytes) spans up to
+ * 15 bytes past an operand's last element, which compute-sanitizer counts
+ * as a read out of bounds of an allocation ending there (memcheck of
+ * split_gemm, a cached B of 5 rows in a leading dimension of 8).  256
+ * keeps the next allocation on cudaMalloc's alignment. */
+#define TS_DEVICE_COPY_SLACK 256
+
 typedef struct {
     int device;
     int sm;                 /* compute capability, e.g. 90 */

@@ -13,7 +13,7 @@ void *ts_replica_alloc(int device, size_t bytes)
     ts_device_scope s = ts_device_enter(device);
     /* At most half of what is free: the part's own pipeline (its slices of
      * B and C, the staging ring's device side) needs the rest. */
-    if (s.err || cudaMemGetInfo(&free_b, &total) || bytes > free_b / 2 || cudaMalloc(&p, bytes))
+    if (s.err || cudaMemGetInfo(&free_b, &total) || bytes > free_b / 2 || cudaMalloc(&p, bytes + TS_DEVICE_COPY_SLACK))
         p = NULL;
     ts_device_leave(s);
     return p;
