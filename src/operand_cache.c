@@ -24,6 +24,7 @@ struct ts_cache_entry {
     unsigned long last_use;
     int refs;                       /* calls using it now: never freed under them */
     int quiet;                      /* the tracker's last word on it: nothing written */
+    unsigned long news;             /* looks that reported a write (or the range gone), by any call */
     int dead;                       /* no longer found; freed when the last call lets go */
     struct ts_cache_entry *next;
 };
@@ -129,6 +130,7 @@ static ts_track_state take_news(entry *e)
      * until they are sent and a later look finds nothing new, calls ask
      * first, where acquire can drop a work array rewritten every time. */
     e->quiet = s == TS_TRACK_CLEAN && e->nstale == 0;
+    e->news += s != TS_TRACK_CLEAN;
     return s;
 }
 
@@ -242,14 +244,18 @@ static entry *take_entry(ts_call *c, int op, const view *v, int defer)
     entry *a = op == TS_OP_B ? c->cached[TS_OP_A] : NULL;
     if (a && !a->dead && holds(a, v)) {
         a->refs++;
-        if (c->unproven & 1u << TS_OP_A)
+        if (c->unproven & 1u << TS_OP_A) {
             c->unproven |= 1u << op;
+            c->cache_news[op] = c->cache_news[TS_OP_A];
+        }
         return a;
     }
     int deferred = 0;
     entry *e = acquire(v, defer, &deferred);
-    if (e && deferred)
+    if (e && deferred) {
         c->unproven |= 1u << op;
+        c->cache_news[op] = e->news;
+    }
     return e;
 }
 
@@ -365,7 +371,7 @@ int ts_cache_prove(ts_call *c)
         c->unproven = 0;
         return -1;
     }
-    int all_current = 1, current = 0;
+    int all_current = 1;
     const entry *asked = NULL;
     for (int op = 0; op < TS_NCACHED; op++) {
         entry *e = c->cached[op];
@@ -373,12 +379,13 @@ int ts_cache_prove(ts_call *c)
             continue;
         if (e != asked) {
             asked = e;
-            ts_track_state s = take_news(e);
-            if (s == TS_TRACK_INVALID)
+            if (take_news(e) == TS_TRACK_INVALID)
                 kill(e, &count.invalid);
-            current = s == TS_TRACK_CLEAN;
         }
-        all_current &= current;
+        /* Any write reported since the call took the copy, to this look
+         * or to another thread's (which may have sent it meanwhile, under
+         * the device's reads): the call's result may not be kept. */
+        all_current &= e->news == c->cache_news[op];
     }
     c->unproven = 0;
     pthread_mutex_unlock(&lock);
@@ -498,8 +505,11 @@ int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
             count.saved -= v.rows * v.cols;
         }
     pthread_mutex_unlock(&lock);
+    /* The call's GPU time is both runs' (the learned rates see it). */
+    double first_s = c->gpu_seconds;
     prepare(c, cfg, g, 0);
     rc = g->gemm(c, cfg, why, why_len);
+    c->gpu_seconds += first_s;
     if (rc == TS_GPU_STALE) {
         /* Nothing was left to prove: a backend that says so is wrong. */
         snprintf(why, why_len, "a cached operand proved stale twice");

@@ -117,6 +117,7 @@ typedef struct ts_call {
      * the copies were current, else the call must write nothing and run
      * again (src/operand_cache.h). */
     unsigned unproven;
+    unsigned long cache_news[TS_NCACHED]; /* the entry's count of reported writes when taken unasked */
     int (*prove)(struct ts_call *c);
     double prove_seconds;       /* what prove took (beside the device's work) */
 
@@ -165,6 +166,7 @@ static inline void ts_call_no_cache(ts_call *c)
     }
     c->cache_seconds = 0.0;
     c->unproven = 0;
+    c->cache_news[0] = c->cache_news[1] = 0;
     c->prove = NULL;
     c->prove_seconds = 0.0;
 }
