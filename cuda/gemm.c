@@ -51,12 +51,13 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     ts_device_scope scope = ts_device_enter(dev);
     cudaError_t err = scope.err;
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
-    /* In place, the kernel writes C at once: the tracker's word first. */
-    if (ctx && all_on_device(&d) && ts_call_prove(&d))
-        rc = TS_GPU_STALE;
-    else if (ctx && all_on_device(&d))
-        err = in_place(&d, ctx, cfg, &path);
-    else if (ctx && (rc = ts_small_gemm(&d, ctx, cfg, &path, why, why_len)) != TS_SMALL_DECLINED)
+    if (ctx && all_on_device(&d)) {
+        /* In place, the kernel writes C at once: the tracker's word first. */
+        if (ts_call_prove(&d))
+            rc = TS_GPU_STALE;
+        else
+            err = in_place(&d, ctx, cfg, &path);
+    } else if (ctx && (rc = ts_small_gemm(&d, ctx, cfg, &path, why, why_len)) != TS_SMALL_DECLINED)
         d.gpu_phases = ts_small_phases();
     else if (ctx) {
         rc = ts_pipeline_gemm(&d, ctx, cfg, &path, why, why_len);

@@ -243,11 +243,13 @@ static inline tsk_status tsk_run_parts(int64_t parts, bool direct, int64_t rows,
                                        int64_t c_sj, const tsk_scalars<T> &s, cudaStream_t stream, F launch)
 {
     T *ws = NULL;
-    const size_t bytes = (size_t)(parts * rows * cols) * sizeof(T);
-    cudaMemPool_t pool = tsk_workspace_pool();
-    if (!direct && (pool ? cudaMallocFromPoolAsync((void **)&ws, bytes, pool, stream)
-                         : cudaMallocAsync((void **)&ws, bytes, stream)) != cudaSuccess)
-        return TSK_ERROR;
+    if (!direct) {
+        const size_t bytes = (size_t)(parts * rows * cols) * sizeof(T);
+        cudaMemPool_t pool = tsk_workspace_pool();
+        if ((pool ? cudaMallocFromPoolAsync((void **)&ws, bytes, pool, stream)
+                  : cudaMallocAsync((void **)&ws, bytes, stream)) != cudaSuccess)
+            return TSK_ERROR;
+    }
     cudaError_t e = launch(ws);
     if (e == cudaSuccess && ws)
         e = tsk_sum_partials<T>(ws, (int)parts, rows, cols, c, c_si, c_sj, s, stream);

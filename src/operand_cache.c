@@ -437,15 +437,17 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
             continue;
         entry *e = c->cached[op];
         unsigned bit = 1u << op;
-        /* The route's look left it unasked: a first run leaves it so, a
-         * second asks now (cheap: the proof just asked). */
-        if (e && (looked & bit) && defer)
-            c->unproven |= bit;
-        else if (e && (looked & bit) && !e->dead && take_news(e) == TS_TRACK_INVALID)
-            kill(e, &count.invalid);
-        else if (e && (looked & bit) && !e->dead)
-            /* Found rewritten by the proof: a work array, as acquire finds them. */
-            dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
+        /* Left unasked by the route's look (or by the first run): a first
+         * run leaves it so, a second asks now (cheap: the proof just
+         * asked), and drops it as acquire would, gone or a work array. */
+        if (e && (looked & bit)) {
+            if (defer)
+                c->unproven |= bit;
+            else if (!e->dead && take_news(e) == TS_TRACK_INVALID)
+                kill(e, &count.invalid);
+            else if (!e->dead)
+                dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
+        }
         if (e && e->dead) {
             unref(e);
             e = c->cached[op] = NULL;
