@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "launcher.h"
 #include "log.h"
@@ -13,6 +15,16 @@
 
 /* Stale spans an entry records before it merges them into one. */
 enum { STALE_MAX = 16, SIGHTINGS = 64 };
+
+/* The entry's bytes in its first or last page where that page holds other
+ * memory too (an array on malloc's heap): the tracker sees pages, so the
+ * neighbours' writes read as writes to the operand.  The device copy holds
+ * exactly these bytes there (they are sent from here), so a reported write
+ * that left the host's bytes equal to them changed nothing. */
+typedef struct {
+    size_t off, len;
+    char *bytes;
+} edge;
 
 struct ts_cache_entry {
     char *host;
@@ -26,6 +38,7 @@ struct ts_cache_entry {
     int quiet;                      /* the tracker's last word on it: nothing written */
     unsigned long news;             /* looks that reported a write (or the range gone), by any call */
     int dead;                       /* no longer found; freed when the last call lets go */
+    edge edges[2];                  /* first and last page, where shared */
     struct ts_cache_entry *next;
 };
 typedef struct ts_cache_entry entry;
@@ -47,7 +60,7 @@ typedef struct {
 
 static struct {
     unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, churned, failed, untracked, no_room,
-        rerun;
+        rerun, neighbours;
 } count;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -118,14 +131,76 @@ static void add_stale(entry *e, size_t off, size_t len)
     e->stale[e->nstale++] = (ts_track_span){ off, len };
 }
 
-/* Takes in what the tracker reports. */
+/* Finds e's shared first and last pages and keeps their bytes; an edge
+ * without room for its copy stays unset (its page's writes then count). */
+static void edges_find(entry *e)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), s = (uintptr_t)e->host, end = s + e->len;
+    if (s % page)
+        e->edges[0] = (edge){ 0, page - s % page, NULL };
+    if (end % page)
+        e->edges[1] = (edge){ e->len - end % page, end % page, NULL };
+    for (int i = 0; i < 2; i++)
+        if (e->edges[i].len > e->len || !(e->edges[i].bytes = malloc(e->edges[i].len)))
+            e->edges[i] = (edge){ 0, 0, NULL };
+}
+
+/* Sends bytes [off, off + len) of e's range to its copy, adding the bytes
+ * sent to *sent: a shared edge they touch goes whole, from a fresh copy of
+ * the host's bytes (the device then holds what the edge keeps), the rest
+ * straight from the host. */
+static int send_span(entry *e, size_t off, size_t len, const ts_config *cfg, size_t *sent)
+{
+    size_t a = off, b = off + len;
+    for (int i = 0; i < 2; i++) {
+        edge *g = &e->edges[i];
+        if (!g->len || a >= g->off + g->len || b <= g->off)
+            continue;
+        memcpy(g->bytes, e->host + g->off, g->len);
+        if (gpu->cache_upload(e->dev + g->off, g->bytes, g->len, cfg))
+            return -1;
+        *sent += g->len;
+        if (i == 0)
+            a = g->len; /* the first page's edge starts the range */
+        else
+            b = g->off;
+    }
+    if (a < b && gpu->cache_upload(e->dev + a, e->host + a, b - a, cfg))
+        return -1;
+    *sent += a < b ? b - a : 0;
+    return 0;
+}
+
+static int edge_unchanged(const entry *e, int i)
+{
+    const edge *g = &e->edges[i];
+    return g->len && !memcmp(e->host + g->off, g->bytes, g->len);
+}
+
+/* Takes in what the tracker reports: written spans become stale, less any
+ * shared edge whose bytes are unchanged. */
 static ts_track_state take_news(entry *e)
 {
     ts_track_span sp[STALE_MAX];
-    size_t n = 0;
+    size_t n = 0, kept = 0;
     ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
-    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++)
-        add_stale(e, sp[i].offset, sp[i].len);
+    int same[2] = { -1, -1 };
+    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++) {
+        size_t a = sp[i].offset, b = a + sp[i].len;
+        const edge *head = &e->edges[0], *tail = &e->edges[1];
+        if (head->len && a < head->len && (same[0] < 0 ? (same[0] = edge_unchanged(e, 0)) : same[0]))
+            a = head->len;
+        if (tail->len && b > tail->off && (same[1] < 0 ? (same[1] = edge_unchanged(e, 1)) : same[1]))
+            b = tail->off;
+        if (a < b) {
+            add_stale(e, a, b - a);
+            kept++;
+        }
+    }
+    if (s == TS_TRACK_WRITTEN && !kept) {
+        count.neighbours++;
+        s = TS_TRACK_CLEAN;
+    }
     /* Bytes still to send (a write found by a proof, say) are news too:
      * until they are sent and a later look finds nothing new, calls ask
      * first, where acquire can drop a work array rewritten every time. */
@@ -152,6 +227,8 @@ static void destroy(entry *e)
     ts_track_end(e->track);
     gpu->cache_free(e->dev);
     used -= e->len;
+    free(e->edges[0].bytes);
+    free(e->edges[1].bytes);
     free(e);
 }
 
@@ -316,19 +393,28 @@ static entry *create(ts_call *c, const view *v, const ts_config *cfg)
     }
     entry *e = calloc(1, sizeof *e);
     char *dev = e ? gpu->cache_alloc(v->len) : NULL;
-    if (!dev || gpu->cache_upload(dev, v->host, v->len, cfg)) {
+    if (e) {
+        *e = (entry){ .host = v->host, .len = v->len, .dev = dev, .track = t, .refs = 1 };
+        edges_find(e);
+    }
+    size_t sent = 0;
+    if (!dev || send_span(e, 0, v->len, cfg, &sent)) {
         if (dev)
             gpu->cache_free(dev);
+        if (e) {
+            free(e->edges[0].bytes);
+            free(e->edges[1].bytes);
+        }
         free(e);
         ts_track_end(t);
         count.failed++;
         return NULL;
     }
-    *e = (entry){ .host = v->host, .len = v->len, .dev = dev, .track = t, .refs = 1, .next = entries };
+    e->next = entries;
     entries = e;
     used += v->len;
     count.created++;
-    c->bytes_h2d += v->len;
+    c->bytes_h2d += sent;
     return e;
 }
 
@@ -338,10 +424,12 @@ static int refresh(ts_call *c, entry *e, const ts_config *cfg)
     for (size_t i = 0; i < e->nstale; i++) {
         ts_log(3, "cache: sending bytes %zu..%zu of the copy of %p (%zu bytes), written since it was made",
                e->stale[i].offset, e->stale[i].offset + e->stale[i].len, (void *)e->host, e->len);
-        if (gpu->cache_upload(e->dev + e->stale[i].offset, e->host + e->stale[i].offset, e->stale[i].len, cfg))
+        size_t sent = 0;
+        int err = send_span(e, e->stale[i].offset, e->stale[i].len, cfg, &sent);
+        count.resent += sent;
+        c->bytes_h2d += sent;
+        if (err)
             return -1;
-        count.resent += e->stale[i].len;
-        c->bytes_h2d += e->stale[i].len;
     }
     e->nstale = 0;
     return 0;
@@ -543,9 +631,9 @@ void ts_cache_report(void)
         return;
     ts_log(1,
            "cache hits=%llu refreshed=%llu new=%llu bytes_not_sent=%llu bytes_resent=%llu evicted=%llu "
-           "invalidated=%llu churned=%llu failed=%llu no_room=%llu rerun=%llu untracked=%llu%s%s%s",
+           "invalidated=%llu churned=%llu failed=%llu no_room=%llu rerun=%llu neighbour_writes=%llu untracked=%llu%s%s%s",
            count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
-           count.churned, count.failed, count.no_room, count.rerun, count.untracked, count.untracked ? " (" : "", untracked_why,
+           count.churned, count.failed, count.no_room, count.rerun, count.neighbours, count.untracked, count.untracked ? " (" : "", untracked_why,
            count.untracked ? ")" : "");
 }
 

@@ -221,6 +221,49 @@ static void mutation_cases(void)
     }
 }
 
+/* An A sharing its first and last pages with other objects, as arrays on
+ * malloc's heap do: writes to those objects between calls change nothing
+ * A's copy holds (the exit report counts such looks as neighbour_writes),
+ * while a write to A's own bytes in those pages must be seen, also one
+ * that comes with the neighbours' writes. */
+static void neighbour_cases(void)
+{
+    static const struct {
+        const char *name;
+        int first, last; /* added to A's first and last element */
+    } cases[] = {
+        { "A unchanged", 0, 0 },
+        { "A's first element written too", 1, 0 },
+        { "A's last element written too", 0, -2 },
+        { "A's first element written and written back", 0, 0 },
+        { "A unchanged again", 0, 0 },
+    };
+    double *a = own_mapping();
+    if (!a) {
+        tap_skip("no memory for A");
+        return;
+    }
+    char *before = (char *)a - 16, *after = (char *)(a + A_ELEMS);
+    const size_t after_len = OWN_MAP_BYTES - 16 - A_BYTES;
+    fill(a, A_ELEMS);
+    same_product("A between other objects", a, LDA, K, b_op);
+    same_product("and again, its copy found unwritten", a, LDA, K, b_op);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(before, (int)i + 1, 16);
+        memset(after, (int)i + 1, after_len);
+        a[0] += cases[i].first;
+        a[A_ELEMS - 1] += cases[i].last;
+        if (i == 3) {
+            a[0] += 7;
+            a[0] -= 7;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "the objects beside A written, %s", cases[i].name);
+        same_product(what, a, LDA, K, b_op);
+    }
+    munmap(before, OWN_MAP_BYTES);
+}
+
 /* The same address holding other memory. */
 static void address_reuse_cases(void)
 {
@@ -359,6 +402,7 @@ int main(void)
     c_ref = malloc((size_t)M * N * sizeof *c_ref);
     fill(b_op, (size_t)K * N);
     mutation_cases();
+    neighbour_cases();
     address_reuse_cases();
     overlap_cases();
     chain_case();

@@ -4,7 +4,8 @@
 # exit report: the cache was used (hits), refreshed written bytes, ran
 # calls again whose copies proved written while the GPU computed (rerun),
 # dropped copies of memory that went away and of work arrays rewritten
-# between uses (the chain's V and W), and stepped aside for the program's
+# between uses (the chain's V and W), found the objects beside an operand
+# written but not the operand, and stepped aside for the program's
 # own userfaultfd; so a run where caching silently never happened cannot
 # pass.
 # Skipped where no CUDA device is usable.
@@ -19,7 +20,7 @@ tap_relay "mode gpu" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VER
 cache_field() {
   sed -n "s/^tsshim: cache .*$1=\([0-9][0-9]*\).*/\1/p" "$log" 2>/dev/null | tail -n 1
 }
-for field in hits refreshed rerun invalidated churned untracked; do
+for field in hits refreshed rerun invalidated churned neighbour_writes untracked; do
   v=$(cache_field "$field")
   [ "${v:-0}" -gt 0 ]
   tap_check $? "exit report: cache $field=${v:-missing}, expected > 0"
