@@ -314,45 +314,41 @@ static int scan_range(uintptr_t s, uintptr_t e, struct page_region *vec, found_l
     }
 }
 
-/* Walks and protection of long ranges of 4 KiB pages take milliseconds
- * (tests/test_write_tracker's cost lines, docs/performance.md): a long
- * range is cut into parts that threads take at once.  A walk goes parallel
- * only when its first PARALLEL_BYTES took long: starting a thread costs
- * more than a walk over huge pages. */
+/* A walk costs about 1.3 ms per GiB of 4 KiB pages and 50 times less
+ * where the kernel made huge pages, protecting 1 GiB of 4 KiB pages about
+ * 10 ms (tests/test_write_tracker's cost lines): a long range is cut into
+ * parts that threads take at once.  A scan goes parallel only when its
+ * first PARALLEL_BYTES took long: starting a thread costs tens of
+ * microseconds. */
 enum { PARALLEL_BYTES = 256 << 20, MAX_PARTS = 8 };
 #define PARALLEL_AFTER_S 200e-6
 
-/* A walk over [s, e) with its own answer buffer, gathering the written
- * pages into f; 0, or nonzero when it failed. */
-typedef int range_walk(uintptr_t s, uintptr_t e, struct page_region *vec, found_list *f);
-
-typedef struct {
+typedef struct part part;
+struct part {
     uintptr_t s, e;
-    range_walk *walk;
+    int (*work)(part *p);
     int status;
     found_list found;                   /* scans: the written pages */
     struct page_region vec[SCAN_BATCH]; /* scans: the kernel's answer */
-} part;
+};
 
 static void *part_run(void *arg)
 {
     part *p = arg;
-    p->status = p->walk(p->s, p->e, p->vec, &p->found);
+    p->status = p->work(p);
     return NULL;
 }
 
-static int protect_walk(uintptr_t s, uintptr_t e, struct page_region *vec, found_list *f)
-{
-    (void)vec, (void)f;
-    return protect(s, e);
-}
+static int scan_part(part *p) { return scan_range(p->s, p->e, p->vec, &p->found); }
 
-/* Runs walk on [s, e) cut into up to MAX_PARTS page-aligned parts, the
+static int protect_part(part *p) { return protect(p->s, p->e); }
+
+/* Runs work on [s, e) cut into up to MAX_PARTS page-aligned parts, the
  * calling thread taking the first, and gathers the parts' written pages
  * into out (in address order).  The helpers start with every signal
  * blocked, so the program's handlers only ever run on its own threads; a
  * helper that cannot start leaves its part to the calling thread. */
-static int in_parts(uintptr_t s, uintptr_t e, range_walk *walk, found_list *out)
+static int in_parts(uintptr_t s, uintptr_t e, int (*work)(part *), found_list *out)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t n = (e - s) / PARALLEL_BYTES;
@@ -369,7 +365,7 @@ static int in_parts(uintptr_t s, uintptr_t e, range_walk *walk, found_list *out)
     for (size_t i = 0; i < n; i++) {
         p[i].s = s + i * step < e ? s + i * step : e;
         p[i].e = i + 1 == n || s + (i + 1) * step > e ? e : s + (i + 1) * step;
-        p[i].walk = walk;
+        p[i].work = work;
     }
     sigset_t all, old;
     sigfillset(&all);
@@ -396,60 +392,35 @@ static int in_parts(uintptr_t s, uintptr_t e, range_walk *walk, found_list *out)
 /* Write-protects [s, e), in parts when it is long. */
 static int protect_range(uintptr_t s, uintptr_t e)
 {
-    return e - s >= 2 * (uintptr_t)PARALLEL_BYTES ? in_parts(s, e, protect_walk, NULL) : protect(s, e);
+    return e - s >= 2 * (uintptr_t)PARALLEL_BYTES ? in_parts(s, e, protect_part, NULL) : protect(s, e);
 }
 
-/* Runs walk over [s, e) gathering into f: its first PARALLEL_BYTES on this
- * thread, timed, and the rest in parts only where one thread would take
- * long (4 KiB pages; where the kernel made huge pages a walk is too short
- * to pay for starting threads). */
-static int walk_timed(uintptr_t s, uintptr_t e, range_walk *walk, found_list *f)
-{
-    uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int status = walk(s, first, g.vec, f);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (!status && first < e)
-        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? in_parts(first, e, walk, f)
-                                                                                   : walk(first, e, g.vec, f);
-    return status;
-}
-
-/* The quick walk of [s, e) (see quick_sync): asks only for written pages,
- * which the kernel answers from each page's protection bit alone, and fails
- * at any mapping not registered for asynchronous write protection
- * (PM_SCAN_CHECK_WPASYNC; device mappings too).  Returns 0 with the written
- * pages (zapped ones read as unprotected too) in f, or 1. */
-static int quick_walk(uintptr_t s, uintptr_t e, struct page_region *vec, found_list *f)
-{
-    for (uintptr_t at = s, walk_end;; at = walk_end) {
-        long n = pm_scan(at, e, PM_SCAN_CHECK_WPASYNC, PAGE_IS_WRITTEN, PAGE_IS_WRITTEN, vec, &walk_end);
-        if (n < 0 || (walk_end < e && n < SCAN_BATCH))
-            return 1;
-        for (long i = 0; i < n; i++)
-            if (found_add(f, vec[i].start, vec[i].end))
-                return 1;
-        if (walk_end >= e)
-            return 0;
-    }
-}
-
-/* The common check, of a range mostly or wholly unwritten, made cheap: the
- * quick walk reads just each page's protection bit (the kernel's fast path,
- * several times faster than scan_range's walk that reports every page, and
- * read-only, so walks of disjoint parts run at once; tests/test_write_tracker's
- * cost lines); msync fails on a hole.  Pages it finds written are recorded
- * first, then protected again: a write between the walk and the protection
- * is read by the refresh that follows, and a failure leaves the pages to
- * scan_range as written.  Returns 0 when done, 1 when scan_range must decide. */
+/* The common check, of a range mostly or wholly unwritten, made cheap: a
+ * walk that asks only for written pages reads just each page's protection
+ * bit (the kernel's fast path, several times faster than scan_range's walk
+ * that reports every page; tests/test_write_tracker's cost lines), and
+ * fails at any mapping not registered for asynchronous write protection
+ * (PM_SCAN_CHECK_WPASYNC; device mappings too, which scan_range's gaps
+ * would show); msync fails on a hole.  Pages it finds written (zapped ones
+ * read as unprotected too) are recorded first, then protected again: a
+ * write between the walk and the protection is read by the refresh that
+ * follows, and a failure leaves the pages to scan_range as written.
+ * Returns 0 when done, 1 when scan_range must decide. */
 static int quick_sync(uintptr_t s, uintptr_t e)
 {
     if (!g.quick || msync((void *)s, e - s, MS_ASYNC))
         return 1;
     found_list f = { NULL, 0, 0 };
-    int status = walk_timed(s, e, quick_walk, &f) ? 1 : 0;
+    int status = 0;
+    for (uintptr_t at = s, walk_end; !status; at = walk_end) {
+        long n = pm_scan(at, e, PM_SCAN_CHECK_WPASYNC, PAGE_IS_WRITTEN, PAGE_IS_WRITTEN, g.vec, &walk_end);
+        for (long i = 0; i < n && !status; i++)
+            status = found_add(&f, g.vec[i].start, g.vec[i].end) ? 1 : 0;
+        if (n < 0 || (walk_end < e && n < SCAN_BATCH))
+            status = 1;
+        if (walk_end >= e)
+            break;
+    }
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
     for (size_t j = 0; !status && j < f.n; j += 2)
@@ -466,7 +437,15 @@ static int sync_range(uintptr_t s, uintptr_t e)
     if (!quick_sync(s, e))
         return 0;
     found_list f = { NULL, 0, 0 };
-    int status = walk_timed(s, e, scan_range, &f);
+    uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int status = scan_range(s, first, g.vec, &f);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (!status && first < e)
+        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? in_parts(first, e, scan_part, &f)
+                                                                                   : scan_range(first, e, g.vec, &f);
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
     free(f.pairs);
