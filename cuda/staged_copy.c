@@ -1,12 +1,27 @@
 #include "staged_copy.h"
 
+#include <string.h>
+
 #include "compute.h"
 #include "copy_pool.h"
 #include "staging.h"
 
+/* Pieces packed ahead of the one whose DMA is issued next: the pool's
+ * threads pack several at once, where one piece alone (16 parts of 1 MB)
+ * leaves most of them idle for its last part. */
+enum { AHEAD = 4 };
+
+/* Waits until the pool has copied j. */
+static void wait_job(ts_copy_job *j, unsigned long *epoch)
+{
+    while (!ts_copy_done(j))
+        ts_copy_wait(epoch, 1000);
+}
+
 /* Piece i (ts_region_piece) goes through buffer i mod nbuf once the DMA of
- * piece i - nbuf out of it is done: packing (on the pool's threads) runs
- * while up to nbuf DMAs are in flight. */
+ * piece i - nbuf out of it is done; up to AHEAD pieces are packed (on the
+ * pool's threads) while the DMAs of earlier ones are in flight.  A single
+ * piece is packed by ts_copy_2d, which copies small ones on this thread. */
 cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, size_t es, const ts_config *cfg)
 {
     int device;
@@ -16,20 +31,41 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     ts_staging *st = ts_staging_acquire(device, cfg->staging_mb << 20, 1, &err);
     if (!st)
         return err;
-    int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;
-    for (int64_t i = 0; !err && i < n; i++) {
-        ts_region p = ts_region_piece(r, es, st->buf_bytes, i);
-        int slot = (int)(i % nbuf);
-        unsigned char *buf = ts_staging_buf(st, slot);
-        size_t rows = (size_t)p.rows * es, ld = (size_t)p.ld * es;
-        if (i >= nbuf && (err = cudaEventSynchronize(st->buf_copied[slot])))
+    const int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;
+    const int64_t ahead = n == 1 ? 1 : AHEAD < nbuf ? AHEAD : nbuf;
+    ts_copy_job jobs[AHEAD];
+    unsigned long epoch = ts_copy_epoch();
+    int64_t i = 0, packed = 0;
+    for (; !err && i < n; i++) {
+        for (; packed < n && packed < i + ahead; packed++) {
+            /* Its buffer's last piece, packed - nbuf < i, had its DMA issued. */
+            int slot = (int)(packed % nbuf);
+            if (packed >= nbuf && (err = cudaEventSynchronize(st->buf_copied[slot])))
+                break;
+            ts_region p = ts_region_piece(r, es, st->buf_bytes, packed);
+            size_t rows = (size_t)p.rows * es, ld = (size_t)p.ld * es;
+            ts_copy_job *j = &jobs[packed % AHEAD];
+            memset(j, 0, sizeof *j);
+            if (n == 1)
+                ts_copy_2d(ts_staging_buf(st, slot), rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
+            else
+                ts_copy_submit(j, ts_staging_buf(st, slot), rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
+        }
+        if (err)
             break;
-        ts_copy_2d(buf, rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
-        err = cudaMemcpy2DAsync((char *)ts_region_at(dev, &p, es), ld, buf, rows, rows, (size_t)p.cols,
-                                cudaMemcpyHostToDevice, st->h2d);
+        ts_region p = ts_region_piece(r, es, st->buf_bytes, i);
+        size_t rows = (size_t)p.rows * es, ld = (size_t)p.ld * es;
+        int slot = (int)(i % nbuf);
+        wait_job(&jobs[i % AHEAD], &epoch);
+        err = cudaMemcpy2DAsync((char *)ts_region_at(dev, &p, es), ld, ts_staging_buf(st, slot), rows, rows,
+                                (size_t)p.cols, cudaMemcpyHostToDevice, st->h2d);
         if (!err)
             err = cudaEventRecord(st->buf_copied[slot], st->h2d);
     }
+    /* The pool may still be packing pieces submitted ahead: their jobs and
+     * buffers are ours until it is done. */
+    for (; i < packed; i++)
+        wait_job(&jobs[i % AHEAD], &epoch);
     cudaError_t sync = cudaStreamSynchronize(st->h2d);
     ts_staging_release(st);
     return err ? err : sync;
