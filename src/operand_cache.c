@@ -171,6 +171,12 @@ static int send_span(entry *e, size_t off, size_t len, const ts_config *cfg, siz
     return 0;
 }
 
+static void edges_free(entry *e)
+{
+    free(e->edges[0].bytes);
+    free(e->edges[1].bytes);
+}
+
 static int edge_unchanged(const entry *e, int i)
 {
     const edge *g = &e->edges[i];
@@ -227,8 +233,7 @@ static void destroy(entry *e)
     ts_track_end(e->track);
     gpu->cache_free(e->dev);
     used -= e->len;
-    free(e->edges[0].bytes);
-    free(e->edges[1].bytes);
+    edges_free(e);
     free(e);
 }
 
@@ -401,10 +406,8 @@ static entry *create(ts_call *c, const view *v, const ts_config *cfg)
     if (!dev || send_span(e, 0, v->len, cfg, &sent)) {
         if (dev)
             gpu->cache_free(dev);
-        if (e) {
-            free(e->edges[0].bytes);
-            free(e->edges[1].bytes);
-        }
+        if (e)
+            edges_free(e);
         free(e);
         ts_track_end(t);
         count.failed++;
