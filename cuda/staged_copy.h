@@ -1,6 +1,6 @@
 /* Whole-matrix copies from pageable host memory to device memory through
- * the pinned staging ring, for the operand cache: the copy pool packs one
- * staging buffer while the DMA of another runs.  The device copy has the
+ * the pinned staging ring, for the operand cache: the copy pool packs
+ * staging buffers ahead while the DMAs of earlier ones run.  The device copy has the
  * host's layout (same leading dimension), and only the region's elements
  * move, never the gaps between its columns.  Synchronous; holds the ring
  * for the whole copy. */
