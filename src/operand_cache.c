@@ -458,7 +458,7 @@ int ts_cache_prove(ts_call *c)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!lock_soon()) {
-        /* Unasked still: the second run's prepare asks. */
+        /* Unasked still: the second run's prepare asks (ts_cache_gemm). */
         c->unproven = 0;
         return -1;
     }
@@ -585,6 +585,10 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
 int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
     prepare(c, cfg, g, 1);
+    /* The copies this run takes unasked: the proof clears c->unproven
+     * whether or not it could ask (it gives up when the lock stays taken),
+     * and the second run's prepare must ask about each of them again. */
+    const unsigned unasked = c->unproven;
     int rc = g->gemm(c, cfg, why, why_len);
     if (rc != TS_GPU_STALE)
         return rc;
@@ -600,6 +604,7 @@ int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
     pthread_mutex_unlock(&lock);
     /* The call's GPU time is both runs' (the learned rates see it). */
     double first_s = c->gpu_seconds;
+    c->unproven = unasked;
     prepare(c, cfg, g, 0);
     rc = g->gemm(c, cfg, why, why_len);
     c->gpu_seconds += first_s;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,64 @@ static void accumulate_case(void)
     free(a), free(c), free(r);
 }
 
+/* Another thread's calls make new copies of large operands, holding the
+ * cache while each is sent, while this thread writes A between calls on
+ * its unwritten copy: a check that meets the held cache gives up (the
+ * call then runs again), and that second run must ask about A itself. */
+enum { BIG_M = 8192, BIG_K = 2048, BIG_N = 4, BIG_ARRAYS = 12 };
+
+static atomic_int big_done;
+
+static void *big_calls(void *arg)
+{
+    (void)arg;
+    double *b = calloc((size_t)BIG_K * BIG_N, sizeof *b), *c = malloc((size_t)BIG_M * BIG_N * sizeof *c);
+    const size_t bytes = (size_t)BIG_M * BIG_K * sizeof(double);
+    void *big[BIG_ARRAYS];
+    int n = 0;
+    /* Each at an address of its own, kept until all were sent. */
+    for (; b && c && n < BIG_ARRAYS; n++) {
+        double *a = big[n] = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (a == MAP_FAILED)
+            break;
+        memset(a, 0, bytes);
+        gemm(dgemm_, BIG_M, BIG_N, BIG_K, a, BIG_M, b, BIG_K, 0.0, c);
+    }
+    atomic_store(&big_done, 1);
+    while (n-- > 0)
+        if (big[n] != MAP_FAILED)
+            munmap(big[n], bytes);
+    free(b), free(c);
+    return NULL;
+}
+
+static void contended_case(void)
+{
+    double *a = own_mapping();
+    pthread_t t;
+    if (!a || pthread_create(&t, NULL, big_calls, NULL)) {
+        tap_skip("no memory or thread for the contended case");
+        return;
+    }
+    fill(a, A_ELEMS);
+    same_product("A before the other thread's calls", a, LDA, K, b_op);
+    size_t calls = 0, wrong = 0;
+    while (!atomic_load(&big_done) || calls < 20) {
+        /* Every other call: the call between finds the copy unwritten, so
+         * the next one uses it unasked and checks while the GPU computes. */
+        if (calls % 2)
+            a[(calls * 4099) % A_ELEMS] += 1;
+        gemm(dgemm_, M, N, K, a, LDA, b_op, K, 0.0, c_gpu);
+        gemm(ref_gemm(TS_D), M, N, K, a, LDA, b_op, K, 0.0, c_ref);
+        wrong += memcmp(c_gpu, c_ref, (size_t)M * N * sizeof *c_gpu) != 0;
+        calls++;
+    }
+    pthread_join(t, NULL);
+    tap_ok(wrong == 0, "A written before every other one of %zu calls while another thread's new copies held the cache: %zu wrong",
+           calls, wrong);
+    munmap((char *)a - 16, OWN_MAP_BYTES);
+}
+
 /* The program watches A with a userfaultfd of its own: the shim must not
  * take A over (it is not cached, and the product is still right). */
 static void own_userfaultfd_case(void)
@@ -407,6 +466,7 @@ int main(void)
     overlap_cases();
     chain_case();
     accumulate_case();
+    contended_case();
     own_userfaultfd_case();
     return tap_done();
 }
