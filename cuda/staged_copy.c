@@ -32,7 +32,7 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     if (!st)
         return err;
     const int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;
-    const int64_t ahead = n == 1 ? 1 : AHEAD < nbuf ? AHEAD : nbuf;
+    const int64_t ahead = AHEAD < nbuf ? AHEAD : nbuf;
     ts_copy_job jobs[AHEAD];
     unsigned long epoch = ts_copy_epoch();
     int64_t i = 0, packed = 0;

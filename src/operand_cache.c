@@ -141,7 +141,7 @@ static void edges_find(entry *e)
     if (end % page)
         e->edges[1] = (edge){ e->len - end % page, end % page, NULL };
     for (int i = 0; i < 2; i++)
-        if (e->edges[i].len > e->len || !(e->edges[i].bytes = malloc(e->edges[i].len)))
+        if (e->edges[i].len && (e->edges[i].len > e->len || !(e->edges[i].bytes = malloc(e->edges[i].len))))
             e->edges[i] = (edge){ 0, 0, NULL };
 }
 
@@ -190,14 +190,15 @@ static ts_track_state take_news(entry *e)
     ts_track_span sp[STALE_MAX];
     size_t n = 0, kept = 0;
     ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
-    int same[2] = { -1, -1 };
+    /* An unset edge is never unchanged: its page's writes all count. */
+    const int head_same = s == TS_TRACK_WRITTEN && edge_unchanged(e, 0);
+    const int tail_same = s == TS_TRACK_WRITTEN && edge_unchanged(e, 1);
     for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++) {
         size_t a = sp[i].offset, b = a + sp[i].len;
-        const edge *head = &e->edges[0], *tail = &e->edges[1];
-        if (head->len && a < head->len && (same[0] < 0 ? (same[0] = edge_unchanged(e, 0)) : same[0]))
-            a = head->len;
-        if (tail->len && b > tail->off && (same[1] < 0 ? (same[1] = edge_unchanged(e, 1)) : same[1]))
-            b = tail->off;
+        if (head_same && a < e->edges[0].len)
+            a = e->edges[0].len;
+        if (tail_same && b > e->edges[1].off)
+            b = e->edges[1].off;
         if (a < b) {
             add_stale(e, a, b - a);
             kept++;
