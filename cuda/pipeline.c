@@ -582,7 +582,7 @@ static cudaError_t release(pipeline *p)
                 cudaFreeAsync(p->dev[op][slot], p->ctx->stream);
     cudaError_t e = cudaStreamSynchronize(p->ctx->stream);
     free(p->buf);
-    ts_staging_release(p->st);
+    ts_staging_release(p->st, p->t.packed + p->t.unpacked);
     return err ? err : e;
 }
 
@@ -602,19 +602,24 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     p.host[TS_OP_B] = c->b, p.res[TS_OP_B] = c->res_b;
     p.host[TS_OP_C] = c->c, p.res[TS_OP_C] = c->res_c;
 
-    int64_t total = cfg->staging_mb << 20;
+    const int64_t full = cfg->staging_mb << 20;
+    int64_t total = ts_staging_bytes(ctx->device, full), c_pieces;
     int nbuf;
     size_t buf_bytes;
-    ts_staging_layout(total, &nbuf, &buf_bytes);
-    /* A quarter of the ring per slice: uploads pack ahead of it and the
-     * last slices' C comes back beside it. */
-    ts_slice_plan_make(&p.plan, c, (int64_t)((size_t)nbuf * buf_bytes / 4));
-
+    for (;;) {
+        ts_staging_layout(total, &nbuf, &buf_bytes);
+        /* A quarter of the ring per slice: uploads pack ahead of it and the
+         * last slices' C comes back beside it. */
+        ts_slice_plan_make(&p.plan, c, (int64_t)((size_t)nbuf * buf_bytes / 4));
+        c_pieces = split_ring(&p, nbuf, buf_bytes);
+        if (c_pieces <= nbuf / 2 || total == full)
+            break;
+        total = full; /* one slice of C needs more than the ring as it starts */
+    }
     int64_t device_bytes = 0;
     for (int op = 0; op < TS_NOP; op++)
         if (p.plan.moves[op])
             device_bytes += (p.plan.sliced[op] ? 2 : 1) * p.plan.max_elems[op] * (int64_t)p.es;
-    int64_t c_pieces = split_ring(&p, nbuf, buf_bytes);
     if (c_pieces > nbuf / 2)
         return fail(why, why_len, "one slice of C needs %lld of the %lld staging buffers; raise TSSHIM_STAGING_MB",
                     (long long)c_pieces, (long long)nbuf);

@@ -39,9 +39,10 @@ static void prepare(const ts_config *cfg)
 {
     ts_device_scope s = ts_device_enter(ts_gpu_home);
     cudaError_t err = s.err;
-    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, cfg->staging_mb << 20, 1, &err);
+    const int64_t ring = ts_staging_bytes(ts_gpu_home, cfg->staging_mb << 20);
+    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, ring, 1, &err);
     if (st)
-        ts_staging_release(st);
+        ts_staging_release(st, 0);
     ts_gpu_context *c = err ? NULL : ts_gpu_context_get(ts_gpu_home, &err);
     if (c) {
         ts_gpu_cublas(c);
@@ -49,7 +50,7 @@ static void prepare(const ts_config *cfg)
          * for what one round of the ring moves each way are then mapped
          * before the first call asks for them.  Ranks sharing the device
          * each keep their share, like the cache's budget. */
-        size_t bytes = ((size_t)cfg->staging_mb << 21) / (size_t)ts_launcher_sharers(cfg->device, visible);
+        size_t bytes = 2 * (size_t)ring / (size_t)ts_launcher_sharers(cfg->device, visible);
         void *grow = NULL;
         if (!cudaMallocFromPoolAsync(&grow, bytes, c->pool, c->stream))
             cudaFreeAsync(grow, c->stream);

@@ -28,7 +28,7 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     cudaError_t err = ts_gpu_fault(cfg, "copy");
     if (err || (err = cudaGetDevice(&device)))
         return err;
-    ts_staging *st = ts_staging_acquire(device, cfg->staging_mb << 20, 1, &err);
+    ts_staging *st = ts_staging_acquire(device, ts_staging_bytes(device, cfg->staging_mb << 20), 1, &err);
     if (!st)
         return err;
     const int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;
@@ -67,6 +67,6 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     for (; i < packed; i++)
         wait_job(&jobs[i % AHEAD], &epoch);
     cudaError_t sync = cudaStreamSynchronize(st->h2d);
-    ts_staging_release(st);
+    ts_staging_release(st, 0);
     return err ? err : sync;
 }

@@ -8,6 +8,15 @@
 
 #define BUF_BYTES ((size_t)16 << 20)
 
+/* Pinning the whole ring at the start slowed the program's own work
+ * meanwhile, and the calls of many programs (small blocks, operands that
+ * stay cached) never need it; a ring of START_BYTES serves them.  Calls
+ * that stream gigabytes through it every time go far faster with the whole
+ * ring (docs/performance.md), so it grows once GROW_AFTER bytes went
+ * through it: the first such call pays for the growth. */
+#define START_BYTES ((int64_t)32 << 20)
+#define GROW_AFTER ((uint64_t)1 << 30)
+
 /* Each device's ring, under its own lock: devices have links of their own,
  * so calls on different devices (one call split among them, src/split.c)
  * move data at once. */
@@ -15,6 +24,8 @@ typedef struct {
     pthread_mutex_t lock;
     ts_staging s;
     unsigned char ready; /* streams and events made */
+    _Atomic uint64_t streamed; /* bytes packed and unpacked through it */
+    _Atomic int64_t made;      /* bytes of buffers made (s.made, read without the lock) */
 } device_ring;
 
 static device_ring rings[TS_MAX_DEVICES];
@@ -37,6 +48,23 @@ void ts_staging_layout(int64_t total_bytes, int *n, size_t *bytes)
     size_t count = total / b;
     *n = count < 8 ? 8 : count > TS_STAGING_MAX_BUFS ? TS_STAGING_MAX_BUFS : (int)count;
     *bytes = b;
+}
+
+static size_t layout_bytes(int64_t total)
+{
+    int n;
+    size_t bytes;
+    ts_staging_layout(total, &n, &bytes);
+    return (size_t)n * bytes;
+}
+
+int64_t ts_staging_bytes(int device, int64_t full)
+{
+    if (device < 0 || device >= TS_MAX_DEVICES || full <= START_BYTES)
+        return full;
+    device_ring *r = &rings[device];
+    int grown = (size_t)atomic_load(&r->made) >= layout_bytes(full) || atomic_load(&r->streamed) >= GROW_AFTER;
+    return grown ? full : START_BYTES;
 }
 
 static cudaError_t make_events(cudaEvent_t *ev, int count)
@@ -82,11 +110,23 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         /* Each device that moves data needs packing threads of its own. */
         ts_copy_devices(atomic_fetch_add(&devices_staging, 1) + 1);
     }
-    if (buffers && !s->mem) {
+    if (buffers) {
         ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);
-        if ((*err = cudaHostAlloc((void **)&s->mem, (size_t)s->nbuf * s->buf_bytes, cudaHostAllocPortable))) {
+        size_t need = layout_bytes(total_bytes);
+        /* The last holder synchronised its copies before it gave the ring
+         * back, so the smaller ring can go. */
+        if (s->made < need) {
+            if (s->mem)
+                cudaFreeHost(s->mem);
             s->mem = NULL;
-            goto fail;
+            s->made = 0;
+            atomic_store(&r->made, 0);
+            if ((*err = cudaHostAlloc((void **)&s->mem, need, cudaHostAllocPortable))) {
+                s->mem = NULL;
+                goto fail;
+            }
+            s->made = need;
+            atomic_store(&r->made, (int64_t)need);
         }
     }
     return s;
@@ -95,7 +135,8 @@ fail:
     return NULL;
 }
 
-void ts_staging_release(ts_staging *s)
+void ts_staging_release(ts_staging *s, uint64_t streamed)
 {
+    atomic_fetch_add(&rings[s->device].streamed, streamed);
     pthread_mutex_unlock(&rings[s->device].lock);
 }

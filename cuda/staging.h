@@ -1,9 +1,10 @@
-/* The pinned staging ring of the host-transfer pipeline: TSSHIM_STAGING_MB
- * of page-locked memory in equal buffers, allocated once per device on
- * first use and kept, and the copy streams and events that go with it.
- * One ring per device, shared under a lock: a call holds it
- * from its first copy to its last, so concurrent calls on one device take
- * turns on its PCIe link instead of splitting it. */
+/* The pinned staging ring of the host-transfer pipeline: page-locked
+ * memory in equal buffers, allocated per device on first use and kept, and
+ * the copy streams and events that go with it.  The ring starts small and
+ * is made TSSHIM_STAGING_MB once calls stream enough through it
+ * (ts_staging_bytes).  One ring per device, shared under a lock: a call
+ * holds it from its first copy to its last, so concurrent calls on one
+ * device take turns on its PCIe link instead of splitting it. */
 #ifndef TS_GPU_STAGING_H
 #define TS_GPU_STAGING_H
 
@@ -23,8 +24,9 @@ typedef struct {
     cudaEvent_t buf_copied[TS_STAGING_MAX_BUFS]; /* the H2D copy out of buffer i is done */
     cudaEvent_t loaded[2], computed[2], stored[2]; /* per device slot of the pipeline */
     cudaEvent_t returned[TS_STAGING_PENDING];  /* a slice's C is back in staging or host */
-    unsigned char *mem;                         /* nbuf * buf_bytes, NULL until asked for */
-    int nbuf;
+    unsigned char *mem;                         /* `made` bytes, NULL until asked for */
+    size_t made;
+    int nbuf;                                   /* the holder's layout of mem */
     size_t buf_bytes;
 } ts_staging;
 
@@ -32,13 +34,22 @@ typedef struct {
  * link busiest on the GPU host), at least 8 of them. */
 void ts_staging_layout(int64_t total_bytes, int *nbuf, size_t *buf_bytes);
 
+/* The ring's size for the next call on `device`, `full` (TSSHIM_STAGING_MB)
+ * at most: a start size until calls have streamed enough through it to pay
+ * for pinning the rest, `full` from then on. */
+int64_t ts_staging_bytes(int device, int64_t full);
+
 /* Waits for the ring, then returns it with the streams and events of
- * `device` (the current device), creating them on first use; allocates the
- * pinned buffers too when `buffers` is set.  NULL with *err on failure (the
- * ring is not held then). */
+ * `device` (the current device), creating them on first use; when
+ * `buffers` is set, with at least total_bytes of pinned buffers, laid out
+ * for total_bytes (ts_staging_layout).  NULL with *err on failure (the ring
+ * is not held then). */
 ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cudaError_t *err);
 
-void ts_staging_release(ts_staging *s);
+/* Gives the ring back; `streamed`: the bytes the holder's call packed into
+ * it and unpacked out of it, which count towards the ring's growth (the
+ * one-time uploads of cached operands do not: they recur for no call). */
+void ts_staging_release(ts_staging *s, uint64_t streamed);
 
 static inline unsigned char *ts_staging_buf(const ts_staging *s, int i) { return s->mem + (size_t)i * s->buf_bytes; }
 

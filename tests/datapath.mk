@@ -10,7 +10,15 @@ tests_test_profile_LDADD = src/libtscore.la -lm
 tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h tests/text_file.h
 tests_test_learned_store_LDADD = src/libtscore.la -lm
 TESTS += tests/test_slicing tests/test_profile tests/test_learned_store tests/bench_e2e_smoke.sh
-EXTRA_DIST += tests/residency_gpu.sh tests/bench_e2e_smoke.sh
+EXTRA_DIST += tests/residency_gpu.sh tests/bench_e2e_smoke.sh tests/staging_ring.sh
+
+# The staging ring's growth, compared with OpenBLAS (skipped without a device).
+if HAVE_OPENBLAS
+check_PROGRAMS += tests/staging_ring
+tests_staging_ring_SOURCES = tests/staging_ring.c $(ROBUSTNESS_CHECK)
+tests_staging_ring_LDADD = $(ROBUSTNESS_LIBS)
+TESTS += tests/staging_ring.sh
+endif
 
 if HAVE_CUDA
 check_PROGRAMS += tests/residency_gpu
