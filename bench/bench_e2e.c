@@ -5,19 +5,21 @@
  *
  *   bench_e2e --list            the cases: name, class and kind per line
  *   bench_e2e CASE [--direct]   one case; prints one CSV line
- *       name,class,kind,prec,m,n,k,memory,seconds,bytes_in,bytes_out,flops,first_s,check
+ *       name,class,kind,prec,m,n,k,memory,seconds,bytes_in,bytes_out,flops,first_s,check,steady_s
  *
  * Kinds (what `seconds` is):
  *   call     a warm-up batch, repeated until E2E_WARMUP_S seconds (default
  *            0) have passed, then 3 timed batches of `calls` calls each: the
  *            best batch's time per call (first_s -1)
  *   reuse    the same big operand in every call (e2e_reuse.c): the mean
- *            call after the first; first_s the first call
+ *            call after the first; first_s the first call; steady_s the
+ *            fastest call after the first three
  *   chain    W = A V, G = V^T W, V = W Q (e2e_reuse.c): the mean iteration
- *            after the first; first_s the first
+ *            after the first; first_s the first; steady_s the fastest
+ *            iteration after the first three
  *   program  a whole short program, CPU work then one GEMM, run as a child
  *            process (e2e_program.c): its wall time; first_s its GEMM
- * `check` is ok when e^T C matched e^T op(A) op(B) (e2e_check.c), FAIL
+ * steady_s is -1 for the other kinds.  `check` is ok when e^T C matched e^T op(A) op(B) (e2e_check.c), FAIL
  * otherwise (and a line on stderr), "-" where C lives on the device.
  * E2E_SHRINK=N divides every dimension of 1024 or more by N: a smoke run.
  *
@@ -247,7 +249,7 @@ int main(int argc, char **argv)
     if (s->mem != HOST)
         cuda_open(&api, direct);
 
-    e2e_result r = { 0, -1, "-" };
+    e2e_result r = { 0, -1, -1, "-" };
     s->run(s, &r);
 
     double m = (double)e2e_dim(s->m), n = (double)e2e_dim(s->n), k = (double)e2e_dim(s->k);
@@ -256,7 +258,7 @@ int main(int argc, char **argv)
     double in = !crosses ? 0 : es * (m * k + k * n + (s->beta_one ? mn : 0));
     double out = !crosses ? 0 : es * mn;
     double flops = 2.0 * mn * k * (s->prec == 'z' ? 4 : 1);
-    printf("%s,%s,%s,%c,%.0f,%.0f,%.0f,%s,%.9g,%.0f,%.0f,%.0f,%.9g,%s\n", s->name, s->cls, s->kind, s->prec, m, n, k,
-           memory_names[s->mem], r.seconds, in, out, flops, r.first_s, r.check);
+    printf("%s,%s,%s,%c,%.0f,%.0f,%.0f,%s,%.9g,%.0f,%.0f,%.0f,%.9g,%s,%.9g\n", s->name, s->cls, s->kind, s->prec, m, n,
+           k, memory_names[s->mem], r.seconds, in, out, flops, r.first_s, r.check, r.steady_s);
     return 0;
 }

@@ -16,10 +16,12 @@ typedef struct e2e_case e2e_case;
 /* What one run of a case measured: `seconds` is the case's figure (a
  * call, a call after the first, a chain iteration after the first, or a
  * whole program), `first_s` the first call or iteration (or the program's
- * GEMM) where the case has one, else negative; `check` "ok", "FAIL", or
- * "-" where the result was not verified. */
+ * GEMM) where the case has one, else negative; `steady_s` the fastest call
+ * or iteration after the first three (the steady state issue 22 compares),
+ * where the case repeats one, else negative; `check` "ok", "FAIL", or "-"
+ * where the result was not verified. */
 typedef struct {
-    double seconds, first_s;
+    double seconds, first_s, steady_s;
     const char *check;
 } e2e_result;
 
