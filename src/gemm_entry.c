@@ -10,6 +10,7 @@
 #include "gpu_backend.h"
 #include "host_scale.h"
 #include "learned_rates.h"
+#include "program_memory.h"
 #include "level3_gpu.h"
 #include "log.h"
 #include "operand_cache.h"
@@ -214,8 +215,10 @@ void ts_gemm(ts_call *c)
     case TS_ACTION_SCALE_ON_HOST: ts_host_scale(c); break;
     case TS_ACTION_GPU:
         fell_back = run_on_gpu(c, cfg);
-        if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0 && learns(c))
+        if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0 && learns(c)) {
             ts_learned_record(TS_SIDE_GPU, c, c->model_gpu_s, c->gpu_seconds);
+            ts_program_gained(c->predicted_cpu_s - c->gpu_seconds);
+        }
         break;
     case TS_ACTION_NONE: break;
     }

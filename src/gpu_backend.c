@@ -149,6 +149,12 @@ int ts_gpu_ready(void)
            atomic_load_explicit(&forked, memory_order_relaxed);
 }
 
+int ts_gpu_started(void)
+{
+    return atomic_load_explicit(&start_state, memory_order_acquire) == START_DONE && loaded &&
+           !atomic_load_explicit(&forked, memory_order_relaxed);
+}
+
 void ts_gpu_after_fork(void)
 {
     atomic_store(&forked, 1);

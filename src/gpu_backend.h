@@ -86,6 +86,10 @@ int ts_gpu_starting(void);
  * after fork (no GPU). */
 int ts_gpu_ready(void);
 
+/* True once this process's start is done with a usable GPU (not in a child
+ * after fork). */
+int ts_gpu_started(void);
+
 /* Begins the start, if none was begun: loads the CUDA libraries on the
  * calling thread (about 0.075 s), then starts the device on a thread of its
  * own.  True while a start is under way or done (no GPU included), false

@@ -13,6 +13,7 @@
 #include "gpu_backend.h"
 #include "log.h"
 #include "operand_cache.h"
+#include "program_memory.h"
 #include "route.h"
 #include "stats.h"
 
@@ -33,9 +34,12 @@ __attribute__((constructor)) static void ts_start(void)
     if (ts_config_rejected())
         ts_log(1, "%d configuration value(s) rejected, defaults used (see README.md)", ts_config_rejected());
     /* The device nodes are looked for (a glob of /dev) only where the
-     * setting asks for a start at load: other programs start as without. */
+     * settings ask for a start at load or for what the program's last run
+     * learned: other programs start as without. */
     const ts_config *cfg = ts_config_get();
-    if (cfg->background_start == 2 && ts_route_start_at_load(cfg, ts_route_devices_seen()) && ts_cpu_blas_linked())
+    int remembered = cfg->learn_save && ts_program_memory_start(cfg, ts_route_devices_seen());
+    if ((cfg->background_start == 2 || remembered) && ts_route_start_at_load(cfg, ts_route_devices_seen(), remembered) &&
+        ts_cpu_blas_linked())
         ts_gpu_start_background();
 }
 

@@ -10,7 +10,7 @@ src_libtscore_la_SOURCES = \
 	src/validate.c src/validate.h \
 	src/classify.c src/classify.h \
 	src/cost_model.c src/cost_model.h src/profile.c src/profile.h src/slicing.c src/slicing.h \
-	src/route.c src/route.h \
+	src/route.c src/route.h src/program_memory.c src/program_memory.h \
 	src/split.c src/split.h \
 	src/host_scale.c src/host_scale.h \
 	src/cpu_blas.c src/cpu_blas.h \

@@ -9,6 +9,7 @@
 #include "gpu_backend.h"
 #include "launcher.h"
 #include "learned_rates.h"
+#include "program_memory.h"
 #include "operand_cache.h"
 #include "validate.h"
 
@@ -82,9 +83,10 @@ int ts_route_background_start(const ts_config *cfg, int devices)
     return cfg->mode == TS_MODE_AUTO && cfg->background_start && devices > 0;
 }
 
-int ts_route_start_at_load(const ts_config *cfg, int devices)
+int ts_route_start_at_load(const ts_config *cfg, int devices, int remembered)
 {
-    return cfg->mode != TS_MODE_CPU && cfg->background_start == 2 && devices > 0;
+    return devices > 0 && ((cfg->mode != TS_MODE_CPU && cfg->background_start == 2) ||
+                           (remembered && cfg->mode == TS_MODE_AUTO && cfg->background_start == 1));
 }
 
 /* Ranks of an MPI job on this node that share this process's GPU.  Such
@@ -143,12 +145,13 @@ static _Atomic double forgone;
 
 static int start_earned(const ts_call *c, const ts_profile *prof)
 {
+    const double price = ts_program_start_price(prof);
     double before = atomic_load_explicit(&forgone, memory_order_relaxed);
-    while (before < prof->gpu_start_s &&
+    while (before < price &&
            !atomic_compare_exchange_weak_explicit(&forgone, &before, before + c->predicted_cpu_s - c->predicted_gpu_s,
                                                   memory_order_relaxed, memory_order_relaxed))
         ;
-    return before + c->predicted_cpu_s - c->predicted_gpu_s >= prof->gpu_start_s;
+    return before + c->predicted_cpu_s - c->predicted_gpu_s >= price;
 }
 
 /* A call the model sends to a GPU that is not started.  A start under way

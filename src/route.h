@@ -52,11 +52,13 @@ int ts_route_devices_seen(void);
  * visible.  Otherwise that call makes the start and waits for it. */
 int ts_route_background_start(const ts_config *cfg, int devices);
 
-/* Whether the start begins as the shim is loaded (TSSHIM_BACKGROUND_START=2,
- * auto or gpu mode, a device visible), so that a program's CPU work before
- * its first call the model sends to the GPU hides it.  The caller also
+/* Whether the start begins as the shim is loaded, so that a program's CPU
+ * work before its first call the model sends to the GPU hides it: with
+ * TSSHIM_BACKGROUND_START=2 in auto or gpu mode, or in auto mode with the
+ * default start where the program's last run found the start worth it
+ * (remembered, src/program_memory.h); a device visible.  The caller also
  * asks that the program has a CPU BLAS (ts_cpu_blas_linked). */
-int ts_route_start_at_load(const ts_config *cfg, int devices);
+int ts_route_start_at_load(const ts_config *cfg, int devices, int remembered);
 
 /* True when some operand is device or managed memory the CPU must not (or
  * should not) touch through a CPU BLAS. */

@@ -20,10 +20,15 @@
 #   used to race the libraries' initialisers there (a crash in cublasLt).
 # - TSSHIM_BACKGROUND_START=2 begins the start at load, before the first
 #   call, in a program with a CPU BLAS only; exiting during it is clean.
+# - TSSHIM_LEARN_SAVE=1: the program's line in the profile (its last run's
+#   verdict on the start) begins the start at load (factor 0) or leaves it
+#   to the ledger (factor 4); without a GPU nothing starts and the line
+#   stays.
 # - On a GPU host, after a second of CPU work the program's later calls are
 #   offloaded (the exit report's offloaded > 0); a program whose one large
 #   call follows a second of CPU work runs it on the GPU with the start at
-#   load, and on the CPU with the start on the call.
+#   load, and on the CPU with the start on the call; with factor 0
+#   remembered it runs on the GPU and the run's verdict is saved.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/background_start
@@ -137,9 +142,43 @@ status=$?
 tap_check $? "TSSHIM_BACKGROUND_START=2, a program without a CPU BLAS (sh -c :): nothing starts (status $status)"
 exit_runs "TSSHIM_BACKGROUND_START=2, exit during the start" exit TSSHIM_BACKGROUND_START=2
 
+# TSSHIM_LEARN_SAVE=1: the program's last run's verdict on the start, a
+# line of the profile (src/program_memory.h), with the built-in price.
+# The constructor names the program's key; factor 0 begins the start at
+# load; factor 4 leaves it to the ledger (which a 512 GEMM does not pay).
+mem=$tap_tmp/memory.profile
+: >"$mem"
+remember() { # LOG: runs the program once with the memory profile
+  shim $visible TSSHIM_LEARN_SAVE=1 TSSHIM_PROFILE="$mem" TSSHIM_VERBOSE=2 TSSHIM_LOG="$1" "$prog" main 0 \
+    >/dev/null 2>"$tap_tmp/err"
+}
+remember "$tap_tmp/mem1"
+status=$?
+key=$(sed -n 's/^tsshim: GPU start of .*: earned by the ledger (\(program\.[0-9a-f]*\) in .*/\1/p' "$tap_tmp/mem1")
+sed 's/^/# /' "$tap_tmp/mem1" "$tap_tmp/err"
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && [ -n "$key" ] && ! grep -q -e "$begun" "$tap_tmp/mem1"
+tap_check $? "TSSHIM_LEARN_SAVE=1, nothing remembered: the key is named (${key:-none}), nothing starts at load"
+echo "$key 0" >>"$mem"
+remember "$tap_tmp/mem0"
+status=$?
+sed 's/^/# /' "$tap_tmp/mem0" "$tap_tmp/err"
+begun_at=$(grep -n -m 1 -e "$begun" "$tap_tmp/mem0" | cut -d: -f1)
+call_at=$(grep -n -m 1 'dgemm_ served by ' "$tap_tmp/mem0" | cut -d: -f1)
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && [ -n "$begun_at" ] && [ -n "$call_at" ] && [ "$begun_at" -lt "$call_at" ] &&
+  { [ -n "$gpu" ] || grep -q "^$key 0\$" "$mem"; }
+tap_check $? "factor 0 remembered: the start begins at load, before the first call (log lines ${begun_at:-none}" \
+  "and ${call_at:-none}); without a GPU no verdict replaces it"
+sed -i "s/^$key .*/$key 4/" "$mem"
+remember "$tap_tmp/mem4"
+status=$?
+[ $status -eq 0 ] && [ ! -s "$tap_tmp/err" ] && grep -q "GPU start of .*: earned by the ledger ($key " "$tap_tmp/mem4" &&
+  ! grep -q -e "$begun" "$tap_tmp/mem4" && grep -q "^$key 4\$" "$mem"
+tap_check $? "factor 4 remembered: the ledger decides (nothing starts for a 512 GEMM), the line stays"
+
 if [ -z "$gpu" ]; then
   tap_skip_point "no CUDA device: the start is hidden"
   tap_skip_point "no CUDA device: a short program's one large call runs on the GPU with the start at load"
+  tap_skip_point "no CUDA device: a remembered start at load, and the run's verdict saved"
   tap_end
   exit
 fi
@@ -164,4 +203,18 @@ done
   grep -q 'dgemm_ NN m=4096 .* run=cpu (gpu starting)' "$tap_tmp/prelude.1"
 tap_check $? "a short program's one large call after a second of CPU work: on the GPU with the start at load," \
   "on the CPU (gpu starting) with the start on that call"
+
+# The same program with factor 0 remembered: its call runs on the GPU, and
+# at exit the run's verdict (0, or 2 where the one call saved less than the
+# start's price) replaces the line.
+sed -i "s/^$key .*/$key 0/" "$mem"
+shim TSSHIM_LEARN_SAVE=1 TSSHIM_PROFILE="$mem" TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/prelude.mem" "$prog" prelude \
+  >"$tap_tmp/out" 2>"$tap_tmp/err"
+status=$?
+sed 's/^/# /' "$tap_tmp/err"
+grep "dgemm_ NN m=4096 \|GPU start verdict" "$tap_tmp/prelude.mem" | sed 's/^/# /'
+[ $status -eq 0 ] && grep -q 'dgemm_ NN m=4096 .* run=gpu' "$tap_tmp/prelude.mem" &&
+  grep -q "GPU start verdict $key [02] " "$tap_tmp/prelude.mem" && grep -q "^$key [02]\$" "$mem"
+tap_check $? "factor 0 remembered: a short program's one large call runs on the GPU, and its verdict is saved" \
+  "($(grep "^$key " "$mem"))"
 tap_end

@@ -2,14 +2,16 @@
 # unit tests and the end-to-end benchmark at small sizes everywhere; with
 # CUDA, operands in every kind of memory through the shim (skipped without
 # a device).
-check_PROGRAMS += tests/test_slicing tests/test_profile tests/test_learned_store
+check_PROGRAMS += tests/test_slicing tests/test_profile tests/test_learned_store tests/test_program_memory
 tests_test_slicing_SOURCES = tests/test_slicing.c tests/tap.h
 tests_test_slicing_LDADD = src/libtscore.la
 tests_test_profile_SOURCES = tests/test_profile.c tests/tap.h tests/text_file.h
 tests_test_profile_LDADD = src/libtscore.la -lm
 tests_test_learned_store_SOURCES = tests/test_learned_store.c tests/tap.h tests/text_file.h
 tests_test_learned_store_LDADD = src/libtscore.la -lm
-TESTS += tests/test_slicing tests/test_profile tests/test_learned_store tests/bench_e2e_smoke.sh
+tests_test_program_memory_SOURCES = tests/test_program_memory.c tests/tap.h tests/text_file.h
+tests_test_program_memory_LDADD = src/libtscore.la -lm
+TESTS += tests/test_slicing tests/test_profile tests/test_learned_store tests/test_program_memory tests/bench_e2e_smoke.sh
 EXTRA_DIST += tests/residency_gpu.sh tests/bench_e2e_smoke.sh tests/staging_ring.sh
 
 # The staging ring's growth, compared with OpenBLAS (skipped without a device).

@@ -59,10 +59,17 @@ int main(void)
     at_load_cpu.mode = TS_MODE_CPU;
     ts_config at_load_gpu = at_load;
     at_load_gpu.mode = TS_MODE_GPU;
-    tap_ok(!ts_route_start_at_load(&cfg, 1) && ts_route_start_at_load(&at_load, 1) &&
-               ts_route_start_at_load(&at_load_gpu, 1) && !ts_route_start_at_load(&at_load_cpu, 1) &&
-               !ts_route_start_at_load(&at_load, 0),
-           "the start begins at load only with TSSHIM_BACKGROUND_START=2, in auto or gpu mode, a device visible");
+    tap_ok(!ts_route_start_at_load(&cfg, 1, 0) && ts_route_start_at_load(&at_load, 1, 0) &&
+               ts_route_start_at_load(&at_load_gpu, 1, 0) && !ts_route_start_at_load(&at_load_cpu, 1, 0) &&
+               !ts_route_start_at_load(&at_load, 0, 0),
+           "the start begins at load with TSSHIM_BACKGROUND_START=2, in auto or gpu mode, a device visible");
+    ts_config gpu_mode = cfg, blocking = cfg;
+    gpu_mode.mode = TS_MODE_GPU;
+    blocking.background_start = 0;
+    tap_ok(ts_route_start_at_load(&cfg, 1, 1) && !ts_route_start_at_load(&cfg, 0, 1) &&
+               !ts_route_start_at_load(&gpu_mode, 1, 1) && !ts_route_start_at_load(&blocking, 1, 1),
+           "a start the program's last run found worth it begins at load in auto mode with the default start, "
+           "a device visible");
 
     tap_ok(ts_gpu_driver_part("/usr/lib/x86_64-linux-gnu/libnvidia-ptxjitcompiler.so.1") &&
                ts_gpu_driver_part("libnvidia-gpucomp.so.580.159.04") &&
