@@ -28,7 +28,7 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     cudaError_t err = ts_gpu_fault(cfg, "copy");
     if (err || (err = cudaGetDevice(&device)))
         return err;
-    ts_staging *st = ts_staging_acquire(device, ts_staging_bytes(device, cfg->staging_mb << 20), 1, &err);
+    ts_staging *st = ts_staging_acquire(device, ts_staging_bytes(device, cfg->staging_mb << 20, 0), 1, &err);
     if (!st)
         return err;
     const int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;

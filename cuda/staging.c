@@ -13,7 +13,8 @@
  * stay cached) never need it; a ring of START_BYTES serves them.  Calls
  * that stream gigabytes through it every time go far faster with the whole
  * ring (docs/performance.md), so it grows once GROW_AFTER bytes went
- * through it: the first such call pays for the growth. */
+ * through it, or for a call that streams the whole ring's size or more,
+ * which on the small ring loses about what growing costs. */
 #define START_BYTES ((int64_t)32 << 20)
 #define GROW_AFTER ((uint64_t)1 << 30)
 
@@ -58,9 +59,9 @@ static size_t layout_bytes(int64_t total)
     return (size_t)n * bytes;
 }
 
-int64_t ts_staging_bytes(int device, int64_t full)
+int64_t ts_staging_bytes(int device, int64_t full, uint64_t call_bytes)
 {
-    if (device < 0 || device >= TS_MAX_DEVICES || full <= START_BYTES)
+    if (device < 0 || device >= TS_MAX_DEVICES || full <= START_BYTES || call_bytes >= (uint64_t)full)
         return full;
     device_ring *r = &rings[device];
     int grown = (size_t)atomic_load(&r->made) >= layout_bytes(full) || atomic_load(&r->streamed) >= GROW_AFTER;

@@ -36,8 +36,9 @@ void ts_staging_layout(int64_t total_bytes, int *nbuf, size_t *buf_bytes);
 
 /* The ring's size for the next call on `device`, `full` (TSSHIM_STAGING_MB)
  * at most: a start size until calls have streamed enough through it to pay
- * for pinning the rest, `full` from then on. */
-int64_t ts_staging_bytes(int device, int64_t full);
+ * for pinning the rest, `full` from then on, and for a call that streams
+ * `call_bytes`, `full` bytes or more, at once. */
+int64_t ts_staging_bytes(int device, int64_t full, uint64_t call_bytes);
 
 /* Waits for the ring, then returns it with the streams and events of
  * `device` (the current device), creating them on first use; when

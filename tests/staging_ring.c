@@ -1,10 +1,15 @@
 /* The pinned staging ring's growth (cuda/staging.c), for
  * tests/staging_ring.sh, which runs this program under the shim with every
  * call forced onto the GPU, the operand cache off and the per-call trace
- * on.  `grow`: three calls that each stream 768 MB through the ring (ISM2,
- * A and C up, C down), so the first two run on the ring as it starts and
- * the third on the whole ring.  `column`: a first call one column of whose
- * C does not fit the ring as it starts, which takes the whole ring at once.
+ * on.
+ *   grow:   seven ISM2 calls that each stream 192 MiB through the ring (A
+ *           and C up, C down): six run on the ring as it starts, and once
+ *           they have streamed 1 GiB the seventh on the whole ring.
+ *   large:  one call that streams 768 MiB, more than the whole ring: it
+ *           takes the whole ring at once.
+ *   column: a regular GEMM (the script sets TSSHIM_MAX_SKINNY=4) cut into
+ *           column slices, one column of whose C (16.8 MB) does not fit the
+ *           ring as it starts: it takes the whole ring at once.
  * Each call's C is compared with OpenBLAS's. */
 #include <stdio.h>
 #include <string.h>
@@ -15,26 +20,25 @@
 int main(int argc, char **argv)
 {
     char err[512] = "";
-    if (argc != 2 || (strcmp(argv[1], "grow") && strcmp(argv[1], "column"))) {
-        printf("Bail out! usage: staging_ring grow|column\n");
+    const char *what = argc == 2 ? argv[1] : "";
+    int grow = !strcmp(what, "grow"), large = !strcmp(what, "large"), column = !strcmp(what, "column");
+    if (!grow && !large && !column) {
+        printf("Bail out! usage: staging_ring grow|large|column\n");
         return 1;
     }
     if (ref_blas_open(err, sizeof err)) {
         printf("Bail out! no reference BLAS: %s\n", err);
         return 1;
     }
-    int grow = !strcmp(argv[1], "grow");
     checked_gemm g;
-    /* column: a regular GEMM (n, k above TSSHIM_MAX_SKINNY) is cut into
-     * column slices, and one column of C here is 16.8 MB. */
-    if (grow)
-        cg_prepare(&g, "ism2", TS_D, 'N', 'N', 1 << 22, 8, 8, 0);
+    if (column)
+        cg_prepare(&g, "regular", TS_D, 'N', 'N', (1 << 21) + 1024, 5, 5, 0);
     else
-        cg_prepare(&g, "regular", TS_D, 'N', 'N', (1 << 21) + 1024, 65, 65, 0);
-    for (int call = 1; call <= (grow ? 3 : 1); call++) {
+        cg_prepare(&g, "ism2", TS_D, 'N', 'N', large ? 1 << 22 : 1 << 20, 8, 8, 0);
+    for (int call = 1; call <= (grow ? 7 : 1); call++) {
         double ratio = cg_run_host(&g, cg_tested(g.prec));
-        tap_ok(cg_ratio_ok(&g, ratio), "%s: dgemm_ m=%d n=%d k=%d, call %d: worst ratio %.3g", argv[1], g.m, g.n, g.k,
-               call, ratio);
+        tap_ok(cg_ratio_ok(&g, ratio), "%s: dgemm_ m=%d n=%d k=%d, call %d: worst ratio %.3g", what, g.m, g.n, g.k, call,
+               ratio);
     }
     cg_free(&g);
     return tap_done();

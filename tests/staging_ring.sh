@@ -3,26 +3,30 @@
 # the shim, every call on the GPU, the operand cache off, tests/staging_ring
 # checks each result against OpenBLAS, and the trace's pipeline lines
 # (ring=UP+DOWNxSIZE) must show the buffers each call used: 4 MB ones (the
-# 32 MB ring the start makes) until calls have streamed 1 GB through it,
+# 32 MB ring the start makes) until calls have streamed 1 GiB through it,
 # 16 MB ones (the whole 256 MB ring) from then on, and the whole ring at
-# once for a call one column of whose C the small ring cannot hold.
-# Skipped where no CUDA device is usable.
+# once for a call that streams more than it or one column of whose C the
+# small ring cannot hold.  Skipped where no CUDA device is usable.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 have_gpu || tap_skip_all "no CUDA device"
 
-# check CASE EXPECTED: runs the case, then compares the buffer size of each
-# pipeline line of its trace, in order, with EXPECTED.
+# check CASE EXPECTED [VAR=VALUE...]: runs the case, then compares the
+# buffer size of each pipeline line of its trace, in order, with EXPECTED.
 check() {
-  log=$tap_tmp/$1.log
+  case=$1
+  want=$2
+  shift 2
+  log=$tap_tmp/$case.log
   rm -f "$log"
-  tap_relay "$1" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_CACHE=0 TSSHIM_STAGING_MB=256 \
-    TSSHIM_VERBOSE=3 TSSHIM_LOG="$log" "$abs_top_builddir/tests/staging_ring" "$1"
+  tap_relay "$case" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_CACHE=0 TSSHIM_STAGING_MB=256 "$@" \
+    TSSHIM_VERBOSE=3 TSSHIM_LOG="$log" "$abs_top_builddir/tests/staging_ring" "$case"
   sizes=$(sed -n 's/.*pipeline dgemm_ .* ring=[0-9]*+[0-9]*x\([0-9]*\)MB .*/\1/p' "$log" | tr '\n' ' ')
-  [ "$sizes" = "$2 " ]
-  tap_check $? "$1: the calls used buffers of ${sizes:-no} MB, expected $2"
+  [ "$sizes" = "$want " ]
+  tap_check $? "$case: the calls used buffers of ${sizes:-no} MB, expected $want"
 }
 
-check grow "4 4 16"
-check column "16"
+check grow "4 4 4 4 4 4 16"
+check large "16"
+check column "16" TSSHIM_MAX_SKINNY=4
 tap_end
