@@ -641,7 +641,7 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
 
     cudaError_t err;
     p.st = ts_staging_acquire(ctx->device, total, p.nup + p.ndown > 0, &err);
-    c->gpu_ring_small = p.nup + p.ndown > 0 && total < full;
+    c->gpu_ring_cold = p.nup + p.ndown > 0 && (total < full || p.st->made_now);
     if (!p.st) {
         snprintf(why, why_len, "pinned staging: %s", cudaGetErrorString(err));
         return -1;

@@ -50,7 +50,7 @@ static void prepare(const ts_config *cfg)
          * for what one round of the ring moves each way are then mapped
          * before the first call asks for them.  Ranks sharing the device
          * each keep their share, like the cache's budget. */
-        size_t bytes = 2 * (size_t)ring / (size_t)ts_launcher_sharers(cfg->device, visible);
+        size_t bytes = ((size_t)cfg->staging_mb << 21) / (size_t)ts_launcher_sharers(cfg->device, visible);
         void *grow = NULL;
         if (!cudaMallocFromPoolAsync(&grow, bytes, c->pool, c->stream))
             cudaFreeAsync(grow, c->stream);

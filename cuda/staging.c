@@ -111,6 +111,7 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         /* Each device that moves data needs packing threads of its own. */
         ts_copy_devices(atomic_fetch_add(&devices_staging, 1) + 1);
     }
+    s->made_now = 0;
     if (buffers) {
         ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);
         size_t need = layout_bytes(total_bytes);
@@ -127,6 +128,7 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
                 goto fail;
             }
             s->made = need;
+            s->made_now = 1;
             atomic_store(&r->made, (int64_t)need);
         }
     }

@@ -26,6 +26,7 @@ typedef struct {
     cudaEvent_t returned[TS_STAGING_PENDING];  /* a slice's C is back in staging or host */
     unsigned char *mem;                         /* `made` bytes, NULL until asked for */
     size_t made;
+    int made_now;                               /* this holder's acquire allocated mem */
     int nbuf;                                   /* the holder's layout of mem */
     size_t buf_bytes;
 } ts_staging;

@@ -62,7 +62,7 @@ void ts_call_init(ts_call *c, ts_routine r, char transa, char transb, int64_t m,
     c->gpu_path = NULL;
     c->bytes_h2d = c->bytes_d2h = 0;
     c->gpu_seconds = 0.0;
-    c->gpu_ring_small = 0;
+    c->gpu_ring_cold = 0;
     c->gpu_phases = NULL;
     c->split = 0;
 }
@@ -217,10 +217,11 @@ void ts_gemm(ts_call *c)
     case TS_ACTION_GPU:
         fell_back = run_on_gpu(c, cfg);
         if (!fell_back && c->decision == TS_RUN_GPU && c->model_gpu_s > 0 && learns(c)) {
-            /* A call through the staging ring as it starts would teach the
-             * model a slower link than the grown ring's, and keep later
-             * calls on the CPU, where they never grow it. */
-            if (!c->gpu_ring_small)
+            /* A call through the staging ring as it starts, or one that
+             * pinned the ring, would teach the model a slower link than the
+             * grown ring's, and keep later calls on the CPU, where they
+             * never grow it. */
+            if (!c->gpu_ring_cold)
                 ts_learned_record(TS_SIDE_GPU, c, c->model_gpu_s, c->gpu_seconds);
             ts_program_gained(c->predicted_cpu_s - c->gpu_seconds);
         }

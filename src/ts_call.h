@@ -132,8 +132,9 @@ typedef struct ts_call {
     const char *gpu_path;       /* e.g. "tsm2", "cublas": static string */
     uint64_t bytes_h2d, bytes_d2h;
     double gpu_seconds;         /* wall time of the GPU execution */
-    int gpu_ring_small;         /* data went through the staging ring as it starts, before it grew to
-                                 * TSSHIM_STAGING_MB: the time is not the link's rate */
+    int gpu_ring_cold;          /* data went through the staging ring as it starts (before it grew to
+                                 * TSSHIM_STAGING_MB), or the call made the ring: the time is not the
+                                 * link's rate */
     const char *gpu_phases;     /* the pipeline's phase timing line at TSSHIM_VERBOSE >= 3, else NULL or
                                  * empty; thread-local, valid until the thread's next call */
     int split;                  /* devices the call was shared among (src/split.h); 0: it ran whole */
