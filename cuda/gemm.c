@@ -67,6 +67,7 @@ int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
     c->bytes_d2h = d.bytes_d2h;
     c->gpu_phases = d.gpu_phases;
     c->prove_seconds = d.prove_seconds;
+    c->gpu_ring_cold = d.gpu_ring_cold;
     /* Also clears a non-sticky error, so that the next call starts clean. */
     ts_device_leave(scope);
     c->gpu_path = path;
