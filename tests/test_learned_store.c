@@ -19,18 +19,6 @@
 
 static char dir[] = "/tmp/tsshim-learned-XXXXXX";
 
-/* The whole file, or "" (static buffer). */
-static const char *slurp(const char *path)
-{
-    static char text[1 << 16];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    text[n] = 0;
-    if (f)
-        fclose(f);
-    return text;
-}
-
 static ts_call call(ts_class cls, ts_prec p, int64_t m, int64_t n, int64_t k)
 {
     ts_call c;
@@ -106,7 +94,7 @@ static int child_exit(const char *profile, const char *learn_save, const ts_call
     }
     int status = -1;
     waitpid(pid, &status, 0);
-    *printed = slurp(err)[0] != 0;
+    *printed = read_text(err)[0] != 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -185,7 +173,7 @@ int main(void)
     saved = ts_learned_save(unknown);
     int all_kept = 1;
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
-        all_kept &= strstr(slurp(unknown), kept[i]) != NULL;
+        all_kept &= strstr(read_text(unknown), kept[i]) != NULL;
     ts_learned_reset();
     loaded = ts_learned_load(unknown);
     tap_ok(saved == 0 && all_kept && loaded == 1 && near(ts_learned_factor(TS_SIDE_GPU, &tsm2), 2),

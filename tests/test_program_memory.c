@@ -17,17 +17,6 @@
 
 static char dir[] = "/tmp/tsshim-program-XXXXXX";
 
-static const char *slurp(const char *path)
-{
-    static char text[1 << 12];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    text[n] = 0;
-    if (f)
-        fclose(f);
-    return text;
-}
-
 int main(void)
 {
     char a[TS_PROGRAM_KEY_LEN], a2[TS_PROGRAM_KEY_LEN], b[TS_PROGRAM_KEY_LEN];
@@ -75,7 +64,7 @@ int main(void)
 
     tap_ok(ts_program_write(path, a, 0) == 0 && ts_program_read(path, a) == 0 && ts_program_read(path, b) == 8,
            "a verdict written is read back; the other program's stays");
-    const char *now = slurp(path);
+    const char *now = read_text(path);
     char line[64];
     snprintf(line, sizeof line, "\n%s 0\n", a);
     int mine = 0;
