@@ -639,13 +639,13 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     if (ts_gpu_mem_refused(cfg, device_bytes, why, why_len))
         return -1;
 
-    cudaError_t err;
-    p.st = ts_staging_acquire(ctx->device, total, p.nup + p.ndown > 0, &err);
-    c->gpu_ring_cold = p.nup + p.ndown > 0 && (total < full || p.st->made_now);
+    cudaError_t err = ts_gpu_fault(cfg, "pin");
+    p.st = err ? NULL : ts_staging_acquire(ctx->device, total, p.nup + p.ndown > 0, &err);
     if (!p.st) {
         snprintf(why, why_len, "pinned staging: %s", cudaGetErrorString(err));
         return -1;
     }
+    c->gpu_ring_cold = p.nup + p.ndown > 0 && (total < full || p.st->made_now);
     err = alloc_device(&p);
     cursor_start(&p);
     double t_run = ts_now();

@@ -7,7 +7,8 @@
 #      the tall shapes and the one-warning rule);
 #  (b) GPU memory: TSSHIM_GPU_MEM_LIMIT=1 (MB) below the tall calls' needs,
 #      and a real allocation failure (TSSHIM_FAULT=alloc);
-#  (c) TSSHIM_FAULT=copy, kernel and copy_back.
+#  (c) TSSHIM_FAULT=copy, kernel and copy_back, and pin (the pipeline's
+#      pinned staging ring cannot be had).
 # TSSHIM_FAULT works only in builds configured with --enable-fault-injection.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
@@ -88,7 +89,7 @@ if [ -n "$gpu" ]; then
 else
   skip_fallback "no CUDA device"
 fi
-for stage in alloc copy kernel copy_back; do
+for stage in alloc copy kernel copy_back pin; do
   if [ -z "$faults" ]; then
     skip_fallback "TSSHIM_FAULT needs a build configured with --enable-fault-injection"
   elif [ -z "$gpu" ]; then
