@@ -19,6 +19,7 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/cache_memory.c cuda/cache_memory.h \
 	cuda/replica.c cuda/replica.h \
 	src/slicing.c src/slicing.h \
+	src/cost_model.c src/cost_model.h \
 	src/launcher.c src/launcher.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

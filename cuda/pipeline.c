@@ -33,6 +33,7 @@
 #include "gpu_backend.h"
 #include "copy_pool.h"
 #include "compute.h"
+#include "cost_model.h"
 #include "staging.h"
 #include "slicing.h"
 
@@ -546,19 +547,6 @@ static int64_t split_ring(pipeline *p, int nbuf, size_t buf_bytes)
     return down;
 }
 
-/* Bytes the call packs into the ring and unpacks out of it: its host
- * operands whole, C both ways when it is read. */
-static uint64_t stream_bytes(const pipeline *p)
-{
-    const ts_call *c = p->c;
-    const int64_t elems[TS_NOP] = { c->m * c->k, c->k * c->n, c->m * c->n };
-    uint64_t bytes = 0;
-    for (int op = 0; op < TS_NOP; op++)
-        if (ts_operand_moves(c, op) && staged(p, op))
-            bytes += (uint64_t)elems[op] * p->es * (op == TS_OP_C && !c->beta_zero ? 2 : 1);
-    return bytes;
-}
-
 static int fail(char *why, size_t why_len, const char *fmt, long long a, long long b)
 {
     snprintf(why, why_len, fmt, a, b);
@@ -616,7 +604,13 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     p.host[TS_OP_C] = c->c, p.res[TS_OP_C] = c->res_c;
 
     const int64_t full = cfg->staging_mb << 20;
-    int64_t total = ts_staging_bytes(ctx->device, full, stream_bytes(&p)), c_pieces;
+    /* The bytes the call packs and unpacks: its pageable operands whole
+     * (the cache's copies are device memory in this view of the call, and
+     * what the route expected to be resident is not, here). */
+    ts_call whole = *c;
+    memset(whole.resident, 0, sizeof whole.resident);
+    const double streamed = ts_call_staged_bytes(&whole, &ts_profile_defaults);
+    int64_t total = ts_staging_bytes(ctx->device, full, (uint64_t)streamed), c_pieces;
     int nbuf;
     size_t buf_bytes;
     for (;;) {

@@ -26,7 +26,7 @@ typedef struct {
     ts_staging s;
     unsigned char ready; /* streams and events made */
     _Atomic uint64_t streamed; /* bytes packed and unpacked through it */
-    _Atomic int64_t made;      /* bytes of buffers made (s.made, read without the lock) */
+    _Atomic int64_t made;      /* bytes of s.mem (read without the lock by ts_staging_bytes) */
 } device_ring;
 
 static device_ring rings[TS_MAX_DEVICES];
@@ -117,17 +117,15 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
         size_t need = layout_bytes(total_bytes);
         /* The last holder synchronised its copies before it gave the ring
          * back, so the smaller ring can go. */
-        if (s->made < need) {
+        if ((size_t)atomic_load(&r->made) < need) {
             if (s->mem)
                 cudaFreeHost(s->mem);
             s->mem = NULL;
-            s->made = 0;
             atomic_store(&r->made, 0);
             if ((*err = cudaHostAlloc((void **)&s->mem, need, cudaHostAllocPortable))) {
                 s->mem = NULL;
                 goto fail;
             }
-            s->made = need;
             s->made_now = 1;
             atomic_store(&r->made, (int64_t)need);
         }

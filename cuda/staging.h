@@ -24,8 +24,7 @@ typedef struct {
     cudaEvent_t buf_copied[TS_STAGING_MAX_BUFS]; /* the H2D copy out of buffer i is done */
     cudaEvent_t loaded[2], computed[2], stored[2]; /* per device slot of the pipeline */
     cudaEvent_t returned[TS_STAGING_PENDING];  /* a slice's C is back in staging or host */
-    unsigned char *mem;                         /* `made` bytes, NULL until asked for */
-    size_t made;
+    unsigned char *mem;                         /* NULL until asked for */
     int made_now;                               /* this holder's acquire allocated mem */
     int nbuf;                                   /* the holder's layout of mem */
     size_t buf_bytes;

@@ -106,25 +106,22 @@ static void write_cell(FILE *out, const cell_id *id)
             prec_names[id->prec], id->bucket, factor, samples);
 }
 
+/* A line of a cell measured here: the merge writes it anew. */
+static int measured_line(const char *line, void *arg)
+{
+    (void)arg;
+    char name[64];
+    cell_id id;
+    return sscanf(line, " %63s", name) == 1 && !parse_name(name, &id) && measured_here(&id);
+}
+
 /* The old file's lines, less those of the cells measured here, then those cells. */
 static int merge(FILE *out, FILE *old, void *arg)
 {
     (void)arg;
     if (!old)
         fputs("# tsshim profile; learned.* lines: the cost model's corrections (TSSHIM_LEARN_SAVE)\n", out);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while (old && (len = getline(&line, &cap, old)) > 0) {
-        char name[64];
-        cell_id id;
-        if (sscanf(line, " %63s", name) == 1 && !parse_name(name, &id) && measured_here(&id))
-            continue;
-        fwrite(line, 1, (size_t)len, out);
-        if (line[len - 1] != '\n')
-            fputc('\n', out);
-    }
-    free(line);
+    ts_profile_copy_lines(out, old, measured_line, NULL);
     each_measured(write_cell, out);
     return ferror(out) || (old && ferror(old)) ? -1 : 0;
 }

@@ -171,6 +171,21 @@ int ts_profile_replace(const char *name, int (*write)(FILE *out, FILE *old, void
     return rc;
 }
 
+void ts_profile_copy_lines(FILE *out, FILE *old, int (*drop)(const char *line, void *arg), void *arg)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (old && (len = getline(&line, &cap, old)) > 0) {
+        if (drop(line, arg))
+            continue;
+        fwrite(line, 1, (size_t)len, out);
+        if (line[len - 1] != '\n')
+            fputc('\n', out);
+    }
+    free(line);
+}
+
 static int write_keys(FILE *f, FILE *old, void *arg)
 {
     (void)old;

@@ -34,4 +34,9 @@ int ts_profile_write(const char *path, const ts_profile *p);
  * about 2 s at most for the lock.  0, or -1 with the file untouched. */
 int ts_profile_replace(const char *name, int (*write)(FILE *out, FILE *old, void *arg), void *arg);
 
+/* For a write of ts_profile_replace: copies old's lines (none when old is
+ * NULL) to out, less those drop(line, arg) is true for, each ending in a
+ * newline (a cut last line gets one). */
+void ts_profile_copy_lines(FILE *out, FILE *old, int (*drop)(const char *line, void *arg), void *arg);
+
 #endif

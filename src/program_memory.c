@@ -59,22 +59,18 @@ typedef struct {
     int factor;
 } verdict;
 
+/* A line of the key's (whatever follows it). */
+static int keys_line(const char *line, void *key)
+{
+    const char *s = line + strspn(line, " \t");
+    size_t n = strlen(key);
+    return !strncmp(s, key, n) && (s[n] == ' ' || s[n] == '\t');
+}
+
 static int merge(FILE *out, FILE *old, void *arg)
 {
     const verdict *v = arg;
-    size_t key_len = strlen(v->key);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while (old && (len = getline(&line, &cap, old)) > 0) {
-        const char *s = line + strspn(line, " \t");
-        if (!strncmp(s, v->key, key_len) && (s[key_len] == ' ' || s[key_len] == '\t'))
-            continue;
-        fwrite(line, 1, (size_t)len, out);
-        if (line[len - 1] != '\n')
-            fputc('\n', out);
-    }
-    free(line);
+    ts_profile_copy_lines(out, old, keys_line, (void *)v->key);
     fprintf(out, "%s %d\n", v->key, v->factor);
     return ferror(out) || (old && ferror(old)) ? -1 : 0;
 }
