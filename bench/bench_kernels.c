@@ -15,7 +15,7 @@
  * Usage: bench_kernels [CSV] [class]   (class: tsm2, ism2 or tsmttsm) */
 #include <math.h>
 #include "bench_common.h"
-#include "cost_model.h"
+#include "common/cost_model.h"
 #include "tsk_gemm.h"
 
 double bc_fma_peak(int double_precision); /* bench/fma_peak.cu */

@@ -1,7 +1,7 @@
 /* A CPU BLAS that does nothing: bench_forward_level3 --null and
  * bench_forward_ilp64 forward to it, so that the difference between the two
  * sides is the shim's own cost per call, free of the real BLAS's variation. */
-#include "routine_list.h"
+#include "common/routine_list.h"
 
 #define NULL_ROUTINE(name) \
     __attribute__((visibility("default"))) void name(void); \

@@ -4,7 +4,7 @@
 
 #include "context.h"
 #include "gemm.h"
-#include "launcher.h"
+#include "common/mpi_launcher.h"
 #include "staged_copy.h"
 
 size_t ts_home_free(void)

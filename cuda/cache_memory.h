@@ -1,12 +1,12 @@
 /* The operand cache's device memory (the plugin's side of it; the
- * directory, the write tracking and the policy live in src/operand_cache.c):
+ * directory, the write tracking and the policy live in src/cache/operand_cache.c):
  * on the home device, whatever device the calling thread has current. */
 #ifndef TS_CUDA_CACHE_MEMORY_H
 #define TS_CUDA_CACHE_MEMORY_H
 
 #include <stddef.h>
 
-#include "configuration.h"
+#include "common/settings.h"
 
 /* Free bytes of the home device now; 0 when CUDA cannot say. */
 size_t ts_home_free(void);

@@ -3,10 +3,10 @@
 #ifndef TS_CUDA_COMPUTE_H
 #define TS_CUDA_COMPUTE_H
 
-#include "configuration.h"
+#include "common/settings.h"
 #include "context.h"
 #include "tsk_gemm.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 /* Launches C = alpha op(A) op(B) + beta C of the call on device operands on
  * ctx's stream: the tuned kernel when the registry has a faster one, else

@@ -7,7 +7,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include "ts_call.h" /* TS_MAX_DEVICES */
+#include "common/call.h" /* TS_MAX_DEVICES */
 
 /* Room after the last byte of a device copy the shim makes of a host
  * operand (the operand cache, a split call's shared A): a 16-byte cp.async

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "copy_pool.h"
 
+#include "common/thread.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -130,16 +132,8 @@ static void *worker(void *arg)
  * pool.lock. */
 static void hire(int want)
 {
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    while (pool.threads < want) {
-        pthread_t t;
-        if (pthread_create(&t, &attr, worker, NULL))
-            break;
+    while (pool.threads < want && !ts_thread_start(NULL, worker, NULL))
         pool.threads++;
-    }
-    pthread_attr_destroy(&attr);
 }
 
 /* Workers for `devices` devices moving data at once: THREADS_PER_DEVICE

@@ -2,9 +2,9 @@
 
 #include <stdio.h>
 
-#include "clock.h"
+#include "common/clock.h"
 #include "compute.h"
-#include "gpu_backend.h"
+#include "common/gpu_plugin.h"
 #include "pipeline.h"
 #include "small_call.h"
 
@@ -28,7 +28,7 @@ static cudaError_t in_place(const ts_call *c, ts_gpu_context *ctx, const ts_conf
 }
 
 /* The call as the device runs it: host A and B with a device copy equal to
- * them (the operand cache, src/operand_cache.h) are read there. */
+ * them (the operand cache, src/cache/operand_cache.h) are read there. */
 static ts_call device_view(const ts_call *c)
 {
     ts_call d = *c;

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "configuration.h"
+#include "common/settings.h"
 #include "context.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 int ts_gpu_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
 

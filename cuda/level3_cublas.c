@@ -1,7 +1,7 @@
 /* The backend's level3 op: TRSM, SYRK and HERK with C in device memory
  * (a skinny SYRK or HERK as its Gram GEMM and a triangle update), and the
  * Gram matrix of the other SYRK and HERK calls that are not skinny
- * (src/level3_gpu.c passes it as the call with alpha = 1, beta = 0 and C a
+ * (src/dispatch/level3_gpu.c passes it as the call with alpha = 1, beta = 0 and C a
  * host scratch).  Device and managed operands are used in place; host ones
  * make one round trip through device buffers from the context's pool (these
  * calls are compute-heavy or small: the GEMM pipeline's slicing does not
@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
+#include "common/clock.h"
+#include "common/scalars.h"
 #include "c_update.h"
 #include "compute.h"
 #include "gemm.h"
@@ -76,12 +77,10 @@ static cublasStatus_t trsm(cublasHandle_t h, const ts_call *c, const void *a, in
 static cudaError_t gram(const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc, ts_gpu_context *ctx,
                         const ts_config *cfg, const char **path)
 {
-    static const float one_c[2] = { 1.0f, 0.0f };
-    static const double one_z[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
     ts_call gemm = *c;
     gemm.routine = ts_gemm_routine(c->prec);
-    gemm.alpha = c->prec == TS_S || c->prec == TS_C ? (const void *)one_c : (const void *)one_z;
-    gemm.beta = zero;
+    gemm.alpha = ts_scalar_one(c->prec);
+    gemm.beta = ts_scalar_zero(c->prec);
     gemm.alpha_zero = gemm.beta_one = 0;
     gemm.beta_zero = 1;
     void *g = NULL;

@@ -4,7 +4,7 @@
 if HAVE_CUDA
 lib_LTLIBRARIES += libtsshim-cuda.la
 libtsshim_cuda_la_SOURCES = \
-	cuda/plugin.c \
+	cuda/plugin.c cuda/plugin.h \
 	cuda/context.c cuda/context.h \
 	cuda/residency.c cuda/residency.h \
 	cuda/cublas_gemm.c cuda/cublas_gemm.h \
@@ -18,9 +18,10 @@ libtsshim_cuda_la_SOURCES = \
 	cuda/staged_copy.c cuda/staged_copy.h \
 	cuda/cache_memory.c cuda/cache_memory.h \
 	cuda/replica.c cuda/replica.h \
-	src/slicing.c src/slicing.h \
-	src/cost_model.c src/cost_model.h \
-	src/launcher.c src/launcher.h
+	src/common/slicing.c src/common/slicing.h \
+	src/common/cost_model.c src/common/cost_model.h \
+	src/common/mpi_launcher.c src/common/mpi_launcher.h \
+	src/common/thread.c src/common/thread.h
 libtsshim_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda -I$(top_srcdir)/kernels $(CUDA_CPPFLAGS)
 libtsshim_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libtsshim_cuda_la_LIBADD = kernels/libtskernels.la $(CUDA_LIBS)

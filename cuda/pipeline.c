@@ -22,20 +22,20 @@
  * Between steps the calling thread sleeps on the pool and polls the CUDA
  * events; pool threads never call CUDA. */
 #include "pipeline.h"
+#include "plugin.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "cpu_blas.h"
-#include "gpu_backend.h"
+#include "common/clock.h"
+#include "common/scalars.h"
+#include "common/gpu_plugin.h"
 #include "copy_pool.h"
 #include "compute.h"
-#include "cost_model.h"
+#include "common/cost_model.h"
 #include "staging.h"
-#include "slicing.h"
+#include "common/slicing.h"
 
 /* The longest the calling thread sleeps before it polls the CUDA events
  * again when no copy job finishes: a small part of one 16 MB DMA's time
@@ -107,13 +107,6 @@ typedef struct {
 } pipeline;
 
 static _Thread_local char phase_line[384];
-
-static const void *one_of(ts_prec p)
-{
-    static const float one_f[2] = { 1, 0 };
-    static const double one_d[2] = { 1, 0 };
-    return p == TS_S || p == TS_C ? (const void *)one_f : (const void *)one_d;
-}
 
 static int staged(const pipeline *p, int op) { return p->res[op] == TS_MEM_HOST; }
 
@@ -371,7 +364,7 @@ static cudaError_t compute(pipeline *p, const ts_slice *sl, int slot)
     sub.n = sl->n;
     sub.k = sl->k;
     if (!sl->first_k) {
-        sub.beta = one_of(sub.prec);
+        sub.beta = ts_scalar_one(sub.prec);
         sub.beta_zero = 0;
         sub.beta_one = 1;
     }
@@ -501,31 +494,24 @@ static void report(const pipeline *p)
 
 const char *ts_pipeline_phases(void) { return phase_line; }
 
-/* The CPU BLAS of the process, as the Fortran GEMM of the call's precision
- * and family (ts_family_gemm_routine: an ILP64 call's BLAS may have no
- * LP64 names, as NumPy's has not) on the column-major descriptor (whatever
- * interface the call came by): from inside the shim the global name is the
- * shim's, whose re-entry guard forwards straight to the CPU BLAS. */
+/* The rest of the call, from the first slice not committed, by the CPU
+ * BLAS the core lends (ts_core_ops). */
 static int cpu_rest(const pipeline *p)
 {
-    const ts_call *c = p->c;
-    ts_routine family = ts_family_gemm_routine(c->routine);
-    void *sym = dlsym(RTLD_DEFAULT, ts_routine_symbol(family));
-    if (!sym)
+    const ts_core_ops *core = ts_core();
+    if (!core)
         return -1;
+    const ts_call *c = p->c;
     ts_slice rest;
     ts_slice_rest(&p->plan, c, p->committed, &rest);
-    const void *a = ts_region_at(c->a, &rest.r[TS_OP_A], p->es), *b = ts_region_at(c->b, &rest.r[TS_OP_B], p->es);
-    void *cm = (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es);
-    if (ts_routine_ilp64(family)) {
-        const int64_t m = rest.m, n = rest.n, k = rest.k;
-        ((ts_gemm64_fn)sym)(&c->transa, &c->transb, &m, &n, &k, c->alpha, a, &c->lda, b, &c->ldb, c->beta, cm,
-                            &c->ldc, 1, 1);
-        return 0;
-    }
-    int m = (int)rest.m, n = (int)rest.n, k = (int)rest.k;
-    int lda = (int)c->lda, ldb = (int)c->ldb, ldc = (int)c->ldc;
-    ((ts_gemm_fn)sym)(&c->transa, &c->transb, &m, &n, &k, c->alpha, a, &lda, b, &ldb, c->beta, cm, &ldc, 1, 1);
+    ts_call sub = *c;
+    sub.m = rest.m;
+    sub.n = rest.n;
+    sub.k = rest.k;
+    sub.a = ts_region_at(c->a, &rest.r[TS_OP_A], p->es);
+    sub.b = ts_region_at(c->b, &rest.r[TS_OP_B], p->es);
+    sub.c = (void *)ts_region_at(c->c, &rest.r[TS_OP_C], p->es);
+    core->cpu_gemm(&sub);
     return 0;
 }
 

@@ -1,5 +1,5 @@
 /* The transfer pipeline for calls with host operands: the call is cut into
- * slices (src/slicing.h); for each slice the pageable operands are packed
+ * slices (src/common/slicing.h); for each slice the pageable operands are packed
  * into pinned staging buffers by the copy pool, ahead of the DMAs, and sent
  * on one copy stream, the kernel runs on the context's stream, and C comes
  * back on a second copy stream and is unpacked by the pool, so that packing,
@@ -12,9 +12,9 @@
 
 #include <stddef.h>
 
-#include "configuration.h"
+#include "common/settings.h"
 #include "context.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 /* Runs the call on ctx's device (current).  0: C is complete.
  * TS_GPU_STALE: a cached operand proved stale (ts_call_prove), C is as it

@@ -4,9 +4,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gpu_backend.h"
+#include "plugin.h"
 #include "cache_memory.h"
-#include "launcher.h"
+#include "common/mpi_launcher.h"
 #include "context.h"
 #include "gemm.h"
 #include "level3_cublas.h"
@@ -30,6 +30,12 @@ static void warm(void)
 }
 
 static int visible;
+
+static const ts_core_ops *core;
+
+static void bind(const ts_core_ops *ops) { core = ops; }
+
+const ts_core_ops *ts_core(void) { return core; }
 
 /* The background start's second part (ts_gpu_ops.prepare): what a first
  * large call otherwise made on its own time, which made it far slower than
@@ -81,6 +87,7 @@ static int init(const ts_config *cfg, char *why, size_t why_len)
 
 __attribute__((visibility("default"))) const ts_gpu_ops tsshim_gpu_ops = {
     .abi = TS_GPU_ABI,
+    .bind = bind,
     .init = init,
     .prepare = prepare,
     .residency = ts_gpu_residency_probe,

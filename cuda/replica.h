@@ -1,16 +1,16 @@
 /* Copies of a host matrix on several devices for one split call
- * (src/split.c): each device takes its share of the matrix from the host
+ * (src/multigpu/split.c): each device takes its share of the matrix from the host
  * and the rest from the other devices' copies, so the host sends the
  * matrix once rather than once per device.  The ops of the same names in
- * src/gpu_backend.h. */
+ * src/backend/gpu_backend.h. */
 #ifndef TS_CUDA_REPLICA_H
 #define TS_CUDA_REPLICA_H
 
 #include <stddef.h>
 
-#include "configuration.h"
-#include "slicing.h"
-#include "ts_call.h"
+#include "common/settings.h"
+#include "common/slicing.h"
+#include "common/call.h"
 
 void *ts_replica_alloc(int device, size_t bytes);
 void ts_replica_free(int device, void *dev);

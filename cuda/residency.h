@@ -3,7 +3,7 @@
 #ifndef TS_GPU_RESIDENCY_H
 #define TS_GPU_RESIDENCY_H
 
-#include "ts_call.h"
+#include "common/call.h"
 
 void ts_gpu_residency_probe(ts_call *c);
 

@@ -2,11 +2,11 @@
 
 #include <stdio.h>
 
-#include "clock.h"
+#include "common/clock.h"
 #include "compute.h"
 #include "copy_pool.h"
-#include "gpu_backend.h"
-#include "slicing.h"
+#include "common/gpu_plugin.h"
+#include "common/slicing.h"
 #include "small_gemm.h"
 
 /* Bytes moved up to which a call counts as small: packing on the calling

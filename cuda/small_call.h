@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "configuration.h"
+#include "common/settings.h"
 #include "context.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 enum { TS_SMALL_DECLINED = 1 };
 

@@ -11,8 +11,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "configuration.h"
-#include "slicing.h"
+#include "common/settings.h"
+#include "common/slicing.h"
 
 /* Region r of the matrix at host into the matrix at dev, on the current
  * device. */

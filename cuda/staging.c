@@ -1,7 +1,7 @@
 #include "staging.h"
 
 #include "copy_pool.h"
-#include "ts_call.h" /* TS_MAX_DEVICES */
+#include "common/call.h" /* TS_MAX_DEVICES */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,7 +19,7 @@
 #define GROW_AFTER ((uint64_t)1 << 30)
 
 /* Each device's ring, under its own lock: devices have links of their own,
- * so calls on different devices (one call split among them, src/split.c)
+ * so calls on different devices (one call split among them, src/multigpu/split.c)
  * move data at once. */
 typedef struct {
     pthread_mutex_t lock;

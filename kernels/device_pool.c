@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "ts_call.h" /* TS_MAX_DEVICES */
+#include "common/call.h" /* TS_MAX_DEVICES */
 
 static _Atomic(cudaMemPool_t) pools[TS_MAX_DEVICES];
 static pthread_mutex_t making = PTHREAD_MUTEX_INITIALIZER;

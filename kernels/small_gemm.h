@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 #include "tsk_gemm.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,7 +26,7 @@
 
 #include "tsk_complex.cuh"
 #include "tsk_view.cuh"
-#include "validate.h"
+#include "common/scalars.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cuda_runtime.h>
-#include "ts_call.h"
+#include "common/call.h"
 
 /* Element type of each BLAS precision (TS_S..TS_Z). */
 template <int P> struct tsk_elem;

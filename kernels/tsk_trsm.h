@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "tsk_gemm.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,7 +17,7 @@ extern "C" {
 /* The largest triangle the kernel takes (its order is call->k). */
 #define TSK_TRSM_MAX_ORDER 64
 
-/* Launches the solve of a validated TRSM call (src/level3_entry.h: B is
+/* Launches the solve of a validated TRSM call (src/entry/level3_entry.h: B is
  * call->m x call->n, the triangle's order call->k) on device memory a (lda)
  * and b (ldb), asynchronously on `stream`.  Needs alpha != 0 (alpha = 0 is
  * B = 0, which reads nothing).  TSK_DECLINED for a triangle larger than

@@ -1,10 +1,10 @@
 /* The exported entry points, one per row of the routine list
- * (src/routine_list.h): a call the CPU runs anyway goes straight to the CPU
+ * (src/common/routine_list.h): a call the CPU runs anyway goes straight to the CPU
  * BLAS; any other fills one descriptor and hands it to the core.  Only these
  * symbols are visible. */
 #include <stdint.h>
 
-#include "gemm_entry.h"
+#include "entry/gemm_entry.h"
 #include "level3_adapters.h"
 
 /* The Fortran GEMM's parameters with integers of type I (int, or int64_t

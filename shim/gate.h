@@ -16,7 +16,7 @@
 #include <link.h>
 #include <stddef.h>
 
-#include "gemm_entry.h"
+#include "entry/gemm_entry.h"
 
 /* The scalar parameters of each precision of scalars: CBLAS passes real
  * ones by value, complex ones by pointer. */

@@ -2,7 +2,7 @@
  * (included by shim/entry_points.c, which expands the list).  Each checks
  * the forwarding gate (ts_gate_lane_cpu; on x86-64 written out in assembly)
  * and jumps to the CPU BLAS with its own arguments, or hands them to the
- * core (src/level3_entry.h).  bench/bench_forward_level3 measures what this
+ * core (src/entry/level3_entry.h).  bench/bench_forward_level3 measures what this
  * costs on the smallest calls. */
 #ifndef TS_LEVEL3_ADAPTERS_H
 #define TS_LEVEL3_ADAPTERS_H
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "gate.h"
-#include "level3_entry.h"
+#include "entry/level3_entry.h"
 
 /* HERK's scalars are real. */
 #define TS_L3_HERK_SPREC_TS_C TS_S
@@ -30,7 +30,7 @@
 #define TS_TRSM_F77_PASS side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, side_len, uplo_len, transa_len, diag_len
 
 /* The Fortran arguments collected for the core: an ILP64 row's integer
- * pointers travel as the struct's type (src/level3_entry.h, ts_f77_dim). */
+ * pointers travel as the struct's type (src/common/level3_args.h, ts_f77_dim). */
 #define TS_L3_IP(p) ((const int *)(const void *)(p))
 #define TS_SYRK_F77_COLLECT uplo, trans, TS_L3_IP(n), TS_L3_IP(k), alpha, a, TS_L3_IP(lda), beta, c, TS_L3_IP(ldc), \
     uplo_len, trans_len

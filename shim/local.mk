@@ -1,5 +1,5 @@
 # libtsshim.so: the core (src/) behind the entry points of the routine list
-# (src/routine_list.h), which are all it exports.
+# (src/common/routine_list.h), which are all it exports.
 lib_LTLIBRARIES += libtsshim.la
 libtsshim_la_SOURCES = shim/entry_points.c shim/gate.h shim/level3_adapters.h
 libtsshim_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
@@ -11,7 +11,7 @@ CLEANFILES += shim/exports.sym
 
 # The exported names, one per line, expanded from the routine list by the
 # preprocessor (tests/exports.sh checks the library against the same file).
-shim/exports.sym: $(top_srcdir)/src/routine_list.h
+shim/exports.sym: $(top_srcdir)/src/common/routine_list.h
 	$(AM_V_GEN)$(MKDIR_P) shim && \
-	printf '#include "routine_list.h"\n#define TS_EXPORT(symbol, prec, args, abi) @symbol@\nTS_ROUTINE_LIST(TS_EXPORT)\n' | \
+	printf '#include "common/routine_list.h"\n#define TS_EXPORT(symbol, prec, args, abi) @symbol@\nTS_ROUTINE_LIST(TS_EXPORT)\n' | \
 	$(CPP) -P -I$(top_srcdir)/src - | tr ' ' '\n' | sed -n 's/^@\(.*\)@$$/\1/p' >$@.tmp && mv $@.tmp $@

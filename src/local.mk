@@ -2,26 +2,30 @@
 # link it directly.
 noinst_LTLIBRARIES += src/libtscore.la
 src_libtscore_la_SOURCES = \
-	src/ts_call.h src/routine_list.h \
-	src/configuration.c src/configuration.h \
-	src/log.c src/log.h \
-	src/stats.c src/stats.h \
-	src/clock.h \
-	src/validate.c src/validate.h \
-	src/classify.c src/classify.h \
-	src/cost_model.c src/cost_model.h src/profile.c src/profile.h src/slicing.c src/slicing.h \
-	src/route.c src/route.h src/program_memory.c src/program_memory.h \
-	src/split.c src/split.h \
-	src/host_scale.c src/host_scale.h \
-	src/cpu_blas.c src/cpu_blas.h \
-	src/gpu_backend.c src/gpu_backend.h \
-	src/gemm_entry.c src/gemm_entry.h \
-	src/level3_entry.c src/level3_entry.h \
-	src/level3_gpu.c src/level3_gpu.h \
-	src/launcher.c src/launcher.h \
-	src/learned_rates.c src/learned_rates.h \
-	src/learned_store.c src/learned_store.h \
-	src/write_tracker.c src/write_tracker.h \
-	src/operand_cache.c src/operand_cache.h \
-	src/lifecycle.c
+	src/common/call.h src/common/routine_list.h src/common/settings.h src/common/gpu_plugin.h \
+	src/common/scalars.h src/common/level3_args.h src/common/thread.c src/common/thread.h \
+	src/util/reentry.c src/util/reentry.h \
+	src/cpu/forward_level3.c src/cpu/forward_level3.h \
+	src/util/configuration.c src/util/configuration.h \
+	src/util/log.c src/util/log.h \
+	src/util/stats.c src/util/stats.h \
+	src/common/clock.h \
+	src/route/validate.c src/route/validate.h \
+	src/route/classify.c src/route/classify.h \
+	src/common/cost_model.c src/common/cost_model.h src/learn/profile.c src/learn/profile.h src/common/slicing.c src/common/slicing.h \
+	src/route/route.c src/route/route.h src/learn/program_memory.c src/learn/program_memory.h \
+	src/multigpu/split.c src/multigpu/split.h \
+	src/cpu/host_scale.c src/cpu/host_scale.h \
+	src/cpu/cpu_blas.c src/cpu/cpu_blas.h \
+	src/backend/gpu_backend.c src/backend/gpu_backend.h \
+	src/entry/gemm_entry.c src/entry/gemm_entry.h \
+	src/entry/level3_entry.c src/entry/level3_entry.h \
+	src/dispatch/dispatch.c src/dispatch/dispatch.h \
+	src/dispatch/level3_gpu.c src/dispatch/level3_gpu.h \
+	src/common/mpi_launcher.c src/common/mpi_launcher.h \
+	src/learn/learned_rates.c src/learn/learned_rates.h \
+	src/learn/learned_store.c src/learn/learned_store.h \
+	src/cache/write_tracker.c src/cache/write_tracker.h \
+	src/cache/operand_cache.c src/cache/operand_cache.h \
+	src/entry/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

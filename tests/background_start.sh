@@ -143,7 +143,7 @@ tap_check $? "TSSHIM_BACKGROUND_START=2, a program without a CPU BLAS (sh -c :):
 exit_runs "TSSHIM_BACKGROUND_START=2, exit during the start" exit TSSHIM_BACKGROUND_START=2
 
 # TSSHIM_LEARN_SAVE=1: the program's last run's verdict on the start, a
-# line of the profile (src/program_memory.h), with the built-in price.
+# line of the profile (src/learn/program_memory.h), with the built-in price.
 # The constructor names the program's key; factor 0 begins the start at
 # load; factor 4 leaves it to the ledger (which a 512 GEMM does not pay).
 mem=$tap_tmp/memory.profile

@@ -1,4 +1,4 @@
-# The operand cache (src/operand_cache.c) against program mutations of
+# The operand cache (src/cache/operand_cache.c) against program mutations of
 # cached operands, forced to the GPU (skipped without a device); compares
 # with OpenBLAS, hence HAVE_OPENBLAS.  Included from tests/local.mk.
 EXTRA_DIST += tests/cache_mutations.sh

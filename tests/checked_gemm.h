@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "ref_blas.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 typedef struct {
     const char *name;           /* for diagnostics, e.g. "tsm2" */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The shim exports exactly the routine list's symbols (shim/exports.sym,
-# expanded from src/routine_list.h); the GPU plugin only its ops table.
+# expanded from src/common/routine_list.h); the GPU plugin only its ops table.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 command -v nm >/dev/null || tap_skip_all "nm not installed"
 

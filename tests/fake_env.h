@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "configuration.h"
+#include "util/configuration.h"
 
 static const char *const *env_table;
 

@@ -8,8 +8,8 @@
 #include <link.h>
 #include <math.h>
 
-#include "configuration.h"
-#include "gemm_entry.h"
+#include "util/configuration.h"
+#include "entry/gemm_entry.h"
 #include "tap.h"
 
 /* Alphas by address, double and single (complex: the first two elements). */

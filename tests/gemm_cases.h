@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "ref_blas.h"
-#include "ts_call.h"
+#include "common/call.h"
 
 enum { GC_A = 0, GC_B = 1, GC_C = 2, GC_NOPER = 3 };
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routine_list.h"
+#include "common/routine_list.h"
 
 const char *tsshim_ilp64_provider_missing(void);
 

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "ts_call.h"
+#include "common/call.h"
 
 /* ?gemm_ in the gfortran ABI, with untyped scalars and matrices so one
  * pointer type serves all four precisions. */

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "ts_call.h"
+#include "common/call.h"
 
 typedef struct {
     long double re, im;

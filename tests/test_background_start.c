@@ -10,11 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "configuration.h"
-#include "gpu_backend.h"
-#include "route.h"
+#include "util/configuration.h"
+#include "backend/gpu_backend.h"
+#include "dispatch/dispatch.h"
+#include "route/route.h"
 #include "tap.h"
-#include "validate.h"
+#include "route/validate.h"
 
 static const char *no_env(const char *name)
 {
@@ -24,6 +25,13 @@ static const char *no_env(const char *name)
 
 /* A square D GEMM of 4096 on host memory: the default profile sends it to
  * the GPU (test_route).  Routing never reads the operands. */
+/* The whole placement of one call, facts gathered by the dispatcher. */
+static ts_action place(ts_call *c, const ts_config *cfg)
+{
+    ts_route_facts f;
+    return ts_dispatch_place(c, cfg, &f);
+}
+
 static ts_call square(void)
 {
     static const double one = 1.0, zero = 0.0;
@@ -51,7 +59,7 @@ int main(void)
     ts_config cfg;
     ts_config_load(&cfg, no_env, NULL);
     cfg.cache = 0;
-    tap_ok(cfg.background_start == 1 && ts_route_background_start(&cfg, ts_route_devices_seen()),
+    tap_ok(cfg.background_start == 1 && ts_route_background_start(&cfg, ts_gpu_devices_seen()),
            "TSSHIM_BACKGROUND_START defaults to 1, and a device is visible here");
 
     ts_config at_load = cfg, at_load_cpu = cfg;
@@ -81,7 +89,7 @@ int main(void)
     ts_config off = cfg;
     off.background_start = 0;
     ts_call c = square();
-    ts_action a = ts_route(&c, &off);
+    ts_action a = place(&c, &off);
     tap_ok(a == TS_ACTION_FORWARD && !strcmp(c.reason, "cost model: gpu faster, gpu start not repaid yet") &&
                !ts_gpu_ready(),
            "TSSHIM_BACKGROUND_START=0: the start ledger keeps the call on the CPU, nothing starts (%s)", c.reason);
@@ -89,19 +97,19 @@ int main(void)
     ts_config cpu = cfg;
     cpu.mode = TS_MODE_CPU;
     c = square();
-    a = ts_route(&c, &cpu);
+    a = place(&c, &cpu);
     tap_ok(a == TS_ACTION_FORWARD && !strcmp(c.reason, "mode cpu") && !ts_gpu_ready(),
            "cpu mode: nothing starts (%s)", c.reason);
 
     c = square();
-    a = ts_route(&c, &cfg);
+    a = place(&c, &cfg);
     tap_ok(a == TS_ACTION_FORWARD && !strcmp(c.reason, "gpu starting"),
            "auto: the first call the model sends to the GPU begins the start and stays on the CPU (%s)", c.reason);
     tap_ok(wait_ready(), "the background start ends");
     tap_ok(ts_gpu() == NULL, "no plugin beside this program: no GPU, and ts_gpu() does not wait");
 
     c = square();
-    a = ts_route(&c, &cfg);
+    a = place(&c, &cfg);
     tap_ok(a == TS_ACTION_GPU && !strcmp(c.reason, "cost model: gpu faster"),
            "once started, the same call goes to the GPU with no start to repay (%s)", c.reason);
     tap_ok(ts_gpu_start_background() == 1, "a second start is not begun: the first one is done");

@@ -1,9 +1,9 @@
 /* Shape classification and argument validation. */
 #include <string.h>
 
-#include "classify.h"
+#include "route/classify.h"
 #include "tap.h"
-#include "validate.h"
+#include "route/validate.h"
 
 static ts_call shape(char ta, char tb, int64_t m, int64_t n, int64_t k)
 {

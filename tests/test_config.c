@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "configuration.h"
+#include "util/configuration.h"
 #include "fake_env.h"
 #include "tap.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cblas_gemm.h"
-#include "cpu_blas.h"
+#include "cpu/cpu_blas.h"
 #include "forward_gate.h"
 
 #define ARGS                                                                                             \

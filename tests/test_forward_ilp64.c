@@ -7,7 +7,7 @@
  * recorders, the lane's routine (the entry's jump) and the resolved one
  * (what the full path forwards to), called with the routines' arguments,
  * which they ignore. */
-#include "cpu_blas.h"
+#include "cpu/cpu_blas.h"
 #include "forward_gate.h"
 #include "ilp64_types.h"
 

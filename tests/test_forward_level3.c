@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "cpu_blas.h"
+#include "cpu/cpu_blas.h"
 #include "forward_gate.h"
 #include "level3_api.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "launcher.h"
-#include "log.h"
+#include "common/mpi_launcher.h"
+#include "util/log.h"
 #include "tap.h"
 
 static const char *const launcher_vars[] = {

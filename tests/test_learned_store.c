@@ -1,5 +1,5 @@
 /* Learned cost-model corrections kept in the profile file
- * (src/learned_store.c): saved and read back exactly, merged with what the
+ * (src/learn/learned_store.c): saved and read back exactly, merged with what the
  * file held, corrupt and partial lines ignored (defaults stay), unknown
  * keys kept, several writers at once leave a whole file with everyone's
  * cells, and at exit the save is silent and cannot fail the program. */
@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "learned_rates.h"
-#include "learned_store.h"
-#include "profile.h"
+#include "learn/learned_rates.h"
+#include "learn/learned_store.h"
+#include "learn/profile.h"
 #include "tap.h"
 #include "text_file.h"
 

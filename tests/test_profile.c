@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
+#include "learn/profile.h"
 #include "tap.h"
 #include "text_file.h"
 

@@ -1,5 +1,5 @@
 /* What a program's earlier runs learned about the GPU start
- * (src/program_memory.c): the key of an executable's path, the verdict
+ * (src/learn/program_memory.c): the key of an executable's path, the verdict
  * after a run, the profile line read back (others' lines, corrupt and cut
  * lines, invalid factors ignored) and replaced without touching the rest of
  * the file, and the ledger's price while nothing is remembered.  The start
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "program_memory.h"
+#include "learn/profile.h"
+#include "learn/program_memory.h"
 #include "tap.h"
 #include "text_file.h"
 

@@ -3,19 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify.h"
-#include "configuration.h"
-#include "cost_model.h"
-#include "gemm_entry.h"
-#include "learned_rates.h"
-#include "route.h"
+#include "route/classify.h"
+#include "util/configuration.h"
+#include "common/cost_model.h"
+#include "entry/gemm_entry.h"
+#include "learn/learned_rates.h"
+#include "route/route.h"
+#include "backend/gpu_backend.h"
 #include "tap.h"
-#include "validate.h"
+#include "route/validate.h"
 
 static const char *no_env(const char *name)
 {
     (void)name;
     return NULL;
+}
+
+/* The decision with the facts the dispatcher would gather: residency as
+ * the descriptor says, one device of its own, started or not. */
+static int decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready)
+{
+    const ts_route_facts f = { .on_device = ts_call_on_device(c), .gpu_ready = gpu_ready, .devices = 1, .sharers = 1 };
+    return ts_route_decide(c, cfg, prof, &f);
 }
 
 /* Both sides measured exactly as predicted, twice: the model's own verdict
@@ -53,7 +62,7 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
     ts_scalar_flags(&fresh);
     ts_classify(&fresh, 2048, 64);
     ts_call x = fresh;
-    ts_route_decide(&x, auto_cfg, prof, 1);
+    decide(&x, auto_cfg, prof, 1);
     int cpu_verdict = x.predicted_gpu_s * auto_cfg->margin >= x.predicted_cpu_s;
     int explores = cpu_verdict && x.predicted_gpu_s < 1.25 * x.predicted_cpu_s;
     tap_ok(cpu_verdict && x.decision == TS_RUN_CPU && !strcmp(x.reason, "cost model: cpu faster"),
@@ -61,7 +70,7 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
     /* One call measured on the CPU as predicted: such calls recur. */
     ts_learned_record(TS_SIDE_CPU, &fresh, x.model_cpu_s, x.model_cpu_s);
     x = fresh;
-    ts_route_decide(&x, auto_cfg, prof, 1);
+    decide(&x, auto_cfg, prof, 1);
     tap_ok(!explores || (x.decision == TS_RUN_GPU && !strcmp(x.reason, "cost model: exploring the gpu")),
            "auto: once such a call ran, a side never measured is tried when it is predicted at most 1.25x slower "
            "(%s)", x.reason);
@@ -70,7 +79,7 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
     for (int i = 0; i < 2; i++)
         ts_learned_record(TS_SIDE_GPU, &fresh, x.model_gpu_s, 0.5 * x.model_gpu_s);
     ts_call y = fresh;
-    ts_route_decide(&y, auto_cfg, prof, 1);
+    decide(&y, auto_cfg, prof, 1);
     tap_ok(y.decision == TS_RUN_GPU && !strcmp(y.reason, "cost model: gpu faster") &&
                y.predicted_gpu_s < 0.51 * y.model_gpu_s,
            "auto: a GPU measured faster than the profile wins the call (predicted %.3gs, profile %.3gs)",
@@ -81,7 +90,7 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
     for (int i = 0; i < 6; i++)
         ts_learned_record(TS_SIDE_GPU, &fresh, x.model_gpu_s, 4.0 * x.model_gpu_s);
     ts_call z = fresh;
-    ts_route_decide(&z, auto_cfg, prof, 1);
+    decide(&z, auto_cfg, prof, 1);
     tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "cost model: cpu faster"),
            "auto: a GPU measured slower than the profile loses the call within 6 calls (%s, gpu %.3gs)", z.reason,
            z.predicted_gpu_s);
@@ -97,19 +106,19 @@ int main(void)
     const ts_profile *prof = &ts_profile_defaults;
 
     ts_call tiny = call(TS_D, 8, 8, 8, one, zero);
-    ts_route_decide(&tiny, &cfg, prof, 1);
+    decide(&tiny, &cfg, prof, 1);
     tap_ok(tiny.decision == TS_RUN_CPU && !strcmp(tiny.reason, "below TSSHIM_MIN_FLOPS"), "auto: 8x8x8 stays on the CPU");
 
     /* TSMTTSM D 8x8, k = 2^24 from pinned memory: the CPU needs ~250 ms, the link ~20 ms. */
     ts_call gram = call(TS_D, 8, 8, 1 << 24, one, zero);
     gram.res_a = gram.res_b = gram.res_c = TS_MEM_PINNED;
-    ts_route_decide(&gram, &cfg, prof, 1);
+    decide(&gram, &cfg, prof, 1);
     tap_ok(gram.decision == TS_RUN_GPU, "auto: pinned TSMTTSM D 8x8x2^24 goes to the GPU (cpu %.3gs, gpu %.3gs)",
            gram.predicted_cpu_s, gram.predicted_gpu_s);
 
     /* TSM2 D n=2: the GPU cannot beat the CPU reading A over PCIe. */
     ts_call tsm2 = call(TS_D, 20480, 2, 20480, one, zero);
-    ts_route_decide(&tsm2, &cfg, prof, 1);
+    decide(&tsm2, &cfg, prof, 1);
     tap_ok(tsm2.decision == TS_RUN_CPU && tsm2.cls == TS_CLASS_TSM2, "auto: TSM2 D n=2 on host data stays on the CPU");
 
     /* Decisions the H100 end-to-end benchmark measured
@@ -120,11 +129,11 @@ int main(void)
      * threads) but does from pinned memory (46 against 100 ms: the two DMA
      * directions overlap). */
     ts_call wide = call(TS_D, 20480, 64, 20480, one, zero);
-    ts_route_decide(&wide, &cfg, prof, 1);
+    decide(&wide, &cfg, prof, 1);
     tap_ok(wide.decision == TS_RUN_GPU, "auto: TSM2 D n=64 on host data goes to the GPU (cpu %.3gs, gpu %.3gs)",
            wide.predicted_cpu_s, wide.predicted_gpu_s);
     wide = call(TS_D, 1 << 22, 64, 64, one, zero);
-    ts_route_decide(&wide, &cfg, prof, 1);
+    decide(&wide, &cfg, prof, 1);
     tap_ok(wide.decision == TS_RUN_GPU && wide.cls == TS_CLASS_ISM2,
            "auto: ISM2 D k=n=64 on host data goes to the GPU (cpu %.3gs, gpu %.3gs)", wide.predicted_cpu_s,
            wide.predicted_gpu_s);
@@ -134,19 +143,19 @@ int main(void)
     setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "16", 1);
     setenv("CUDA_VISIBLE_DEVICES", "0", 1);
     wide = call(TS_D, 1 << 22, 64, 64, one, zero);
-    ts_route_decide(&wide, &cfg, prof, 1);
+    decide(&wide, &cfg, prof, 1);
     tap_ok(wide.decision == TS_RUN_CPU,
            "auto: ISM2 D k=n=64 with 16 local ranks on one GPU stays on the CPU (cpu %.3gs, gpu %.3gs)",
            wide.predicted_cpu_s, wide.predicted_gpu_s);
     unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
     unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     ts_call ism2 = call(TS_D, 1 << 24, 16, 16, one, zero);
-    ts_route_decide(&ism2, &cfg, prof, 1);
+    decide(&ism2, &cfg, prof, 1);
     tap_ok(ism2.decision == TS_RUN_CPU && ism2.cls == TS_CLASS_ISM2,
            "auto: ISM2 D k=n=16 on pageable data stays on the CPU (cpu %.3gs, gpu %.3gs)", ism2.predicted_cpu_s,
            ism2.predicted_gpu_s);
     ism2.res_a = ism2.res_c = TS_MEM_PINNED;
-    ts_route_decide(&ism2, &cfg, prof, 1);
+    decide(&ism2, &cfg, prof, 1);
     tap_ok(ism2.decision == TS_RUN_GPU, "auto: ISM2 D k=n=16 on pinned data goes to the GPU (cpu %.3gs, gpu %.3gs)",
            ism2.predicted_cpu_s, ism2.predicted_gpu_s);
 
@@ -169,7 +178,7 @@ int main(void)
         int single = prec_cases[i].p == TS_S;
         ts_call x = call(prec_cases[i].p, prec_cases[i].m, prec_cases[i].n, prec_cases[i].k,
                          single ? (const void *)onef : one, single ? (const void *)zerof : zero);
-        ts_route_decide(&x, &cfg, prof, 1);
+        decide(&x, &cfg, prof, 1);
         tap_ok(x.cls == prec_cases[i].cls && x.decision == prec_cases[i].want,
                "auto: %s %s k=%lld n=%lld on pageable data %s (cpu %.3gs, gpu %.3gs)", ts_routine_symbol(x.routine),
                prec_cases[i].cls == TS_CLASS_ISM2 ? "ISM2" : "TSM2", (long long)x.k, (long long)x.n,
@@ -188,41 +197,41 @@ int main(void)
         ts_scalar_flags(&rk);
         ts_classify(&rk, 2048, 64);
         settle(&rk);
-        ts_route_decide(&rk, &cfg, prof, 1);
+        decide(&rk, &cfg, prof, 1);
         tap_ok(rk.cls == TS_CLASS_RANKK && rk.decision == TS_RUN_CPU,
                "auto: rank-k update D 8192x8192 k=%lld on pageable data stays on the CPU (cpu %.3gs, gpu %.3gs)",
                (long long)k, rk.predicted_cpu_s, rk.predicted_gpu_s);
     }
 
     ts_call square = call(TS_D, 4096, 4096, 4096, one, zero);
-    ts_route_decide(&square, &cfg, prof, 1);
+    decide(&square, &cfg, prof, 1);
     tap_ok(square.decision == TS_RUN_GPU, "auto: square D 4096 goes to the GPU (cpu %.3gs, gpu %.3gs)",
            square.predicted_cpu_s, square.predicted_gpu_s);
 
     ts_call dev = call(TS_D, 8, 8, 8, one, zero);
     dev.res_b = TS_MEM_DEVICE;
     cfg.mode = TS_MODE_CPU;
-    ts_route_decide(&dev, &cfg, prof, 1);
+    decide(&dev, &cfg, prof, 1);
     tap_ok(dev.decision == TS_RUN_GPU && !strcmp(dev.reason, "device operands"),
            "device operands run on the GPU even in cpu mode");
 
-    ts_route_decide(&square, &cfg, prof, 1);
+    decide(&square, &cfg, prof, 1);
     tap_ok(square.decision == TS_RUN_CPU && !strcmp(square.reason, "mode cpu"), "cpu mode keeps host calls on the CPU");
     ts_call scaled = call(TS_D, 50, 50, 50, zero, two);
-    ts_route_decide(&scaled, &cfg, prof, 1);
+    decide(&scaled, &cfg, prof, 1);
     tap_ok(!strcmp(scaled.reason, "scaling only"), "cpu mode: alpha = 0 is scaling only (the shim computes C = beta C)");
 
     cfg.mode = TS_MODE_GPU;
-    ts_route_decide(&tiny, &cfg, prof, 1);
+    decide(&tiny, &cfg, prof, 1);
     tap_ok(tiny.decision == TS_RUN_GPU && !strcmp(tiny.reason, "mode gpu"), "gpu mode sends even 8x8x8 to the GPU");
 
     ts_call scale = call(TS_D, 5000, 8, 5000, zero, two);
-    ts_route_decide(&scale, &cfg, prof, 1);
+    decide(&scale, &cfg, prof, 1);
     tap_ok(scale.decision == TS_RUN_CPU && !strcmp(scale.reason, "scaling only"), "alpha = 0 host calls stay on the CPU");
 
     cfg.disabled[TS_Z] = 1;
     ts_call z = call(TS_Z, 4096, 4096, 4096, one, zero);
-    ts_route_decide(&z, &cfg, prof, 1);
+    decide(&z, &cfg, prof, 1);
     tap_ok(z.decision == TS_RUN_CPU && !strcmp(z.reason, "routine disabled"), "a disabled routine stays on the CPU");
 
     /* The early decision the entry point takes without CUDA in the process
@@ -239,7 +248,7 @@ int main(void)
         auto_cfg.mode = modes[m];
         for (size_t i = 0; i < sizeof early / sizeof early[0]; i++) {
             ts_call full = early[i];
-            ts_route_decide(&full, &auto_cfg, prof, 1);
+            decide(&full, &auto_cfg, prof, 1);
             const char *reason = ts_route_host_cpu(&early[i], &auto_cfg);
             int model = !strcmp(full.reason, "mode gpu") || !strncmp(full.reason, "cost model", 10);
             if (reason ? full.decision != TS_RUN_CPU || strcmp(reason, full.reason) : !model)
@@ -277,14 +286,14 @@ int main(void)
     ts_config start_cfg = cfg;
     start_cfg.mode = TS_MODE_AUTO;
     ts_call av = call(TS_S, 6000, 16, 6000, onef, zerof), av_ready = av;
-    int asks = ts_route_decide(&av, &start_cfg, prof, 0);
+    int asks = decide(&av, &start_cfg, prof, 0);
     int start_ok = asks == 1 && av.decision == TS_RUN_CPU && !strcmp(av.reason, "cost model: gpu faster, gpu start not repaid yet");
-    start_ok &= ts_route_decide(&av_ready, &start_cfg, prof, 1) == 0 && av_ready.decision == TS_RUN_GPU;
+    start_ok &= decide(&av_ready, &start_cfg, prof, 1) == 0 && av_ready.decision == TS_RUN_GPU;
     ts_call small_gram = call(TS_D, 64, 64, 512, one, zero), forced = call(TS_S, 6000, 16, 6000, onef, zerof);
-    start_ok &= ts_route_decide(&small_gram, &start_cfg, prof, 0) == 0 && small_gram.decision == TS_RUN_CPU;
+    start_ok &= decide(&small_gram, &start_cfg, prof, 0) == 0 && small_gram.decision == TS_RUN_CPU;
     ts_config gpu_cfg = cfg;
     gpu_cfg.mode = TS_MODE_GPU;
-    start_ok &= ts_route_decide(&forced, &gpu_cfg, prof, 0) == 0 && forced.decision == TS_RUN_GPU;
+    start_ok &= decide(&forced, &gpu_cfg, prof, 0) == 0 && forced.decision == TS_RUN_GPU;
     tap_ok(start_ok, "auto: a call the model sends to the GPU stays on the CPU while it is not started, and runs there once it is");
 
     check_learning(&start_cfg, prof);
@@ -292,9 +301,9 @@ int main(void)
     /* Where the start may run on a thread of its own: auto mode, the key on,
      * a device visible (CUDA_VISIBLE_DEVICES's entries when set, else the
      * driver's device nodes).  Elsewhere the start ledger decides. */
-    tap_ok(ts_route_devices_listed(NULL, 0) == 0 && ts_route_devices_listed(NULL, 2) == 2 &&
-               ts_route_devices_listed("", 4) == 0 && ts_route_devices_listed("0", 0) == 1 &&
-               ts_route_devices_listed("1,0", 8) == 2,
+    tap_ok(ts_gpu_devices_listed(NULL, 0) == 0 && ts_gpu_devices_listed(NULL, 2) == 2 &&
+               ts_gpu_devices_listed("", 4) == 0 && ts_gpu_devices_listed("0", 0) == 1 &&
+               ts_gpu_devices_listed("1,0", 8) == 2,
            "devices visible: CUDA_VISIBLE_DEVICES's entries when set, else the device nodes");
     ts_config bg = start_cfg;
     int bg_ok = ts_route_background_start(&bg, 1) && !ts_route_background_start(&bg, 0);

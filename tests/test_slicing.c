@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classify.h"
-#include "slicing.h"
+#include "route/classify.h"
+#include "common/slicing.h"
 #include "tap.h"
-#include "validate.h"
+#include "route/validate.h"
 
 typedef struct {
     ts_prec prec;

@@ -1,4 +1,4 @@
-/* One call split across devices (src/split.c), without a GPU: the cut of
+/* One call split across devices (src/multigpu/split.c), without a GPU: the cut of
  * each shape class into blocks, the TSSHIM_SPLIT_* keys, when a call is
  * split, and whole split calls run through a fake backend whose gemm op is
  * the CPU BLAS (and fails on demand), against the CPU BLAS on the whole
@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "classify.h"
-#include "cost_model.h"
+#include "route/classify.h"
+#include "common/cost_model.h"
 #include "fake_env.h"
-#include "gemm_entry.h"
-#include "split.h"
-#include "stats.h"
+#include "entry/gemm_entry.h"
+#include "multigpu/split.h"
+#include "util/stats.h"
 #include "tap.h"
-#include "validate.h"
+#include "route/validate.h"
 
 /* The CPU BLAS the test links: the fake device computes with it. */
 extern void dgemm_(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
@@ -59,7 +59,7 @@ static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len
 static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_count = fake_count,
                                  .home_free = fake_free };
 
-/* Device copies of a shared A (src/split.c's shares_a) in host memory: a
+/* Device copies of a shared A (src/multigpu/split.c's shares_a) in host memory: a
  * copy starts as NaN, so a share that never arrives shows in C; making one
  * fails on device `alloc_failing`, a pull into one on `pull_failing`.
  * shared_reads counts parts whose gemm read A from a copy. */
@@ -387,7 +387,7 @@ int main(void)
      * that cannot be made, or a pull that fails, leaves those parts on the
      * host's A.  Before them, the statistics' device lines. */
     long runs[3];
-    ts_stats_report();
+    ts_stats_report(-1);
     backend = &fake_sharing;
     for (int p = TS_D; p <= TS_Z; p += 2)
         for (int x = 0; x < 3; x++) {

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "write_tracker.h"
+#include "cache/write_tracker.h"
 
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25

@@ -20,14 +20,15 @@
 
 #include <cuda_runtime_api.h>
 
-#include "classify.h"
-#include "configuration.h"
-#include "cost_model.h"
-#include "gemm_entry.h"
-#include "gpu_backend.h"
+#include "route/classify.h"
+#include "util/configuration.h"
+#include "common/cost_model.h"
+#include "cpu/cpu_blas.h"
+#include "entry/gemm_entry.h"
+#include "backend/gpu_backend.h"
 #include "copy_pool.h"
-#include "profile.h"
-#include "validate.h"
+#include "learn/profile.h"
+#include "route/validate.h"
 
 #ifndef TSSHIM_LIBDIR
 #define TSSHIM_LIBDIR "/usr/local/lib"
@@ -152,7 +153,10 @@ static const ts_gpu_ops *open_backend(const char *path)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     const ts_gpu_ops *ops = h ? dlsym(h, TS_GPU_OPS_SYMBOL) : NULL;
+    static const ts_core_ops core = { .cpu_gemm = ts_cpu_gemm_descriptor };
     char why[256] = "";
+    if (ops && ops->abi == TS_GPU_ABI)
+        ops->bind(&core);
     if (!ops || ops->abi != TS_GPU_ABI || ops->init(ts_config_get(), why, sizeof why)) {
         fprintf(stderr, "tsshim-calibrate: GPU backend %s unusable (%s); staging and GPU figures keep their defaults\n",
                 path, h ? why : dlerror());

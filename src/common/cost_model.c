@@ -1,0 +1,110 @@
+#include "common/cost_model.h"
+
+/* Defaults for a machine that was never calibrated: one real host's
+ * end-to-end benchmark (host, shapes and figures: docs/performance.md,
+ * 'Measurements behind the code's choices').  CPU byte rates are the narrow
+ * shapes', flop rates the widest ones'; C takes S's rates and the flop
+ * rates not measured in a precision take D's, scaled by 2 for single
+ * precision.  The staged rates are what whole calls through the pipeline
+ * achieved on that host, the host copy rate is tsshim-calibrate's. */
+#define PER_PREC(s, d, c, z) { [TS_S] = s, [TS_D] = d, [TS_C] = c, [TS_Z] = z }
+const ts_profile ts_profile_defaults = {
+    .cpu_gbs = { [TS_CLASS_NONE] = PER_PREC(50, 50, 50, 50), [TS_CLASS_TSM2] = PER_PREC(34, 58, 34, 44),
+                 [TS_CLASS_ISM2] = PER_PREC(29, 48, 29, 34), [TS_CLASS_TSMTTSM] = PER_PREC(6.7, 8, 6.7, 8.7),
+                 [TS_CLASS_RANKK] = PER_PREC(49, 49, 49, 49), [TS_CLASS_REGULAR] = PER_PREC(50, 50, 50, 50) },
+    .cpu_gflops = { [TS_CLASS_NONE] = PER_PREC(200, 100, 200, 100), [TS_CLASS_TSM2] = PER_PREC(910, 455, 910, 455),
+                    [TS_CLASS_ISM2] = PER_PREC(466, 233, 466, 233), [TS_CLASS_TSMTTSM] = PER_PREC(120, 60, 120, 60),
+                    [TS_CLASS_RANKK] = PER_PREC(1600, 800, 1600, 800),
+                    [TS_CLASS_REGULAR] = PER_PREC(1180, 580, 1180, 560) },
+    .h2d_pinned_gbs = 55.6,
+    .d2h_pinned_gbs = 55.4,
+    .h2d_staged_gbs = 40,
+    .d2h_staged_gbs = 45,
+    .both_staged_gbs = 46,
+    .host_copy_gbs = 51,
+    .gpu_mem_gbs = 3000,
+    .gpu_gflops = { 50000, 50000, 50000, 50000 },
+    .gpu_overhead_s = 30e-6,
+    .gpu_start_s = 0.41, /* the lower of two calibration runs (docs/performance.md) */
+};
+
+double ts_call_flops(const ts_call *c) { return ts_routine_flops(c->routine, c->m, c->n, c->k); }
+
+/* TRSM's descriptor (src/common/level3_args.h): A is the k x k triangle, B the
+ * m x n matrix it solves. */
+static int trsm(const ts_call *c) { return ts_routine_args(c->routine) == TS_ARGS_TRSM; }
+static double size_a(const ts_call *c)
+{
+    return (double)(trsm(c) ? c->k : c->m) * (double)c->k * (double)ts_elem_size(c->prec);
+}
+static double size_b(const ts_call *c)
+{
+    return (double)(trsm(c) ? c->m : c->k) * (double)c->n * (double)ts_elem_size(c->prec);
+}
+static double size_c(const ts_call *c) { return (double)c->m * (double)c->n * (double)ts_elem_size(c->prec); }
+
+double ts_call_bytes(const ts_call *c)
+{
+    return size_a(c) + size_b(c) + size_c(c) * (c->beta_zero ? 1.0 : 2.0);
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+double ts_predict_cpu_seconds(const ts_call *c, const ts_profile *p)
+{
+    return max2(ts_call_bytes(c) / (p->cpu_gbs[c->cls][c->prec] * 1e9),
+                ts_call_flops(c) / (p->cpu_gflops[c->cls][c->prec] * 1e9));
+}
+
+/* One direction's copies: `pinned` seconds of DMA straight from pinned or
+ * registered memory, `staged` seconds of pageable data through the
+ * pipeline, `staged_bytes` the part the packing threads copy. */
+typedef struct {
+    double pinned, staged, staged_bytes;
+} link_time;
+
+static void add_link(link_time *t, ts_residency r, double bytes, double staged_gbs, double pinned_gbs)
+{
+    if (r == TS_MEM_HOST) {
+        t->staged += bytes / (staged_gbs * 1e9);
+        t->staged_bytes += bytes;
+    } else if (r == TS_MEM_PINNED) {
+        t->pinned += bytes / (pinned_gbs * 1e9);
+    }
+}
+
+/* The copies each way of what is not on the device already. */
+static void links(const ts_call *c, const ts_profile *p, link_time *in, link_time *out)
+{
+    *in = *out = (link_time){ 0, 0, 0 };
+    /* Bytes the operand cache holds already do not cross. */
+    add_link(in, c->res_a, size_a(c) - c->resident[TS_OP_A], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    add_link(in, c->res_b, size_b(c) - c->resident[TS_OP_B], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    if (!c->beta_zero)
+        add_link(in, c->res_c, size_c(c), p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    add_link(out, c->res_c, size_c(c), p->d2h_staged_gbs, p->d2h_pinned_gbs);
+}
+
+double ts_call_staged_bytes(const ts_call *c, const ts_profile *p)
+{
+    link_time in, out;
+    links(c, p, &in, &out);
+    return in.staged_bytes + out.staged_bytes;
+}
+
+double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
+{
+    link_time in, out;
+    links(c, p, &in, &out);
+    double staged = in.staged_bytes + out.staged_bytes;
+    double host = staged / (p->host_copy_gbs * 1e9);
+    double kernel = max2(ts_call_bytes(c) / (p->gpu_mem_gbs * 1e9), ts_call_flops(c) / (p->gpu_gflops[c->prec] * 1e9));
+    /* The kernel overlaps the copies.  DMA from pinned memory runs both
+     * directions at once; pageable data in both directions shares the
+     * packing threads, and how much the two overlap differs from host to
+     * host, so it has its own measured rate (docs/performance.md). */
+    double link = max2(in.pinned + in.staged, out.pinned + out.staged);
+    double both = in.staged > 0 && out.staged > 0 ? staged / (p->both_staged_gbs * 1e9) : 0;
+    return max2(max2(link, both), max2(host, kernel)) + p->gpu_overhead_s;
+}
+

@@ -1,0 +1,94 @@
+/* SYRK, HERK and TRSM arguments exactly as received, so that forwarding
+ * passes them untouched (src/cpu/forward_level3.c), and the CPU BLAS's
+ * function types for them.  The descriptor points to them
+ * (ts_call.received). */
+#ifndef TS_LEVEL3_ARGS_H
+#define TS_LEVEL3_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/call.h"
+
+/* gfortran ABI: everything by reference, the hidden lengths of the
+ * character arguments last.  HERK has SYRK's arguments (real scalars).  An
+ * F77_64 routine's integer pointers point to 64-bit integers (ts_f77_dim
+ * reads them). */
+typedef struct {
+    const char *uplo, *trans;
+    const int *n, *k;
+    const void *alpha, *a;
+    const int *lda;
+    const void *beta;
+    void *c;
+    const int *ldc;
+    size_t uplo_len, trans_len;
+} ts_syrk_f77_args;
+
+typedef struct {
+    const char *side, *uplo, *transa, *diag;
+    const int *m, *n;
+    const void *alpha, *a;
+    const int *lda;
+    void *b;
+    const int *ldb;
+    size_t side_len, uplo_len, transa_len, diag_len;
+} ts_trsm_f77_args;
+
+/* CBLAS: enums as ints, scalars through pointers to the caller's values
+ * (real ones arrived by value and are forwarded by value); the integers
+ * wide enough for CBLAS_64. */
+typedef struct {
+    int layout, uplo, trans;
+    int64_t n, k;
+    const void *alpha, *a;
+    int64_t lda;
+    const void *beta;
+    void *c;
+    int64_t ldc;
+} ts_syrk_cblas_args;
+
+typedef struct {
+    int layout, side, uplo, transa, diag;
+    int64_t m, n;
+    const void *alpha, *a;
+    int64_t lda;
+    void *b;
+    int64_t ldb;
+} ts_trsm_cblas_args;
+
+typedef void (*ts_syrk_fn)(const char *, const char *, const int *, const int *, const void *, const void *,
+                           const int *, const void *, void *, const int *, size_t, size_t);
+typedef void (*ts_trsm_fn)(const char *, const char *, const char *, const char *, const int *, const int *,
+                           const void *, const void *, const int *, void *, const int *, size_t, size_t, size_t,
+                           size_t);
+/* CBLAS by the type of the scalars as passed: float, double, or a pointer
+ * (complex); cblas_cherk and cblas_zherk take the float and double ones. */
+typedef void (*ts_cblas_syrk_s_fn)(int, int, int, int, int, float, const void *, int, float, void *, int);
+typedef void (*ts_cblas_syrk_d_fn)(int, int, int, int, int, double, const void *, int, double, void *, int);
+typedef void (*ts_cblas_syrk_z_fn)(int, int, int, int, int, const void *, const void *, int, const void *, void *,
+                                   int);
+typedef void (*ts_cblas_trsm_s_fn)(int, int, int, int, int, int, int, float, const void *, int, void *, int);
+typedef void (*ts_cblas_trsm_d_fn)(int, int, int, int, int, int, int, double, const void *, int, void *, int);
+typedef void (*ts_cblas_trsm_z_fn)(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
+/* The same with 64-bit integers (CBLAS_64). */
+typedef void (*ts_cblas_syrk_s64_fn)(int, int, int, int64_t, int64_t, float, const void *, int64_t, float, void *,
+                                     int64_t);
+typedef void (*ts_cblas_syrk_d64_fn)(int, int, int, int64_t, int64_t, double, const void *, int64_t, double, void *,
+                                     int64_t);
+typedef void (*ts_cblas_syrk_z64_fn)(int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
+                                     const void *, void *, int64_t);
+typedef void (*ts_cblas_trsm_s64_fn)(int, int, int, int, int, int64_t, int64_t, float, const void *, int64_t, void *,
+                                     int64_t);
+typedef void (*ts_cblas_trsm_d64_fn)(int, int, int, int, int, int64_t, int64_t, double, const void *, int64_t,
+                                     void *, int64_t);
+typedef void (*ts_cblas_trsm_z64_fn)(int, int, int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
+                                     void *, int64_t);
+
+/* A Fortran integer argument of routine r: 64-bit for the F77_64 rows. */
+static inline int64_t ts_f77_dim(ts_routine r, const int *p)
+{
+    return ts_routine_ilp64(r) ? *(const int64_t *)(const void *)p : *p;
+}
+
+#endif

@@ -1,0 +1,28 @@
+/* SYRK, HERK and TRSM, the routine list's rows after the GEMMs: their
+ * arguments as received (forwarding passes them untouched), the CPU BLAS's
+ * function types, and the core's entries for the adapters in
+ * shim/level3_adapters.h.
+ *
+ * Each call becomes one ts_call in GEMM terms, so that classification, the
+ * cost model and the trace serve it unchanged: SYRK and HERK are their Gram
+ * GEMM op(A) op(A)^T (or ^H) with B = A and m = n, plus the triangle
+ * (uplo); TRSM is B = alpha op(A)^-1 B (side L) or B op(A)^-1 (side R) with
+ * m x n B as both B and C, k the triangle's order and beta = 0. */
+#ifndef TS_LEVEL3_ENTRY_H
+#define TS_LEVEL3_ENTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/call.h"
+#include "common/level3_args.h"
+
+/* The core's entries: forwarded at once when the gate passes the call,
+ * else described and run by ts_dispatch (src/dispatch/dispatch.h). */
+void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *args);
+void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *args);
+void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *args);
+void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *args);
+
+
+#endif

@@ -1,0 +1,510 @@
+#include "multigpu/split.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/scalars.h"
+#include "route/classify.h"
+#include "common/cost_model.h"
+#include "cpu/cpu_blas.h"
+#include "util/reentry.h"
+#include "common/thread.h"
+#include "cpu/host_scale.h"
+#include "common/mpi_launcher.h"
+#include "util/log.h"
+#include "cache/operand_cache.h"
+#include "util/stats.h"
+
+/* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
+ * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
+static int split_on(const ts_config *cfg)
+{
+    static atomic_int under_mpi = -1;
+    if (atomic_load_explicit(&under_mpi, memory_order_relaxed) < 0)
+        atomic_store_explicit(&under_mpi, ts_launcher_local_rank(NULL) >= 0, memory_order_relaxed);
+    return cfg->split == 1 || (cfg->split == -1 && cfg->device < 0 && !atomic_load(&under_mpi));
+}
+
+/* Host memory that every device can copy from. */
+static int on_host(ts_residency r) { return r == TS_MEM_HOST || r == TS_MEM_PINNED; }
+
+/* The device list, or 0 when it names a device that does not exist (said
+ * once: every call would fail on it). */
+static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
+{
+    static atomic_int warned;
+    int visible = g->device_count();
+    const ts_device_list *named = &cfg->split_devices;
+    if (!named->count) {
+        int n = visible < TS_MAX_DEVICES ? visible : TS_MAX_DEVICES;
+        for (int d = 0; d < n; d++)
+            dev[d] = d;
+        return n;
+    }
+    for (int i = 0; i < named->count; i++) {
+        if (named->dev[i] >= visible) {
+            if (!atomic_exchange(&warned, 1))
+                ts_log(1, "TSSHIM_SPLIT_DEVICES names device %d, but %d are visible: calls run whole", named->dev[i],
+                       visible);
+            return 0;
+        }
+        dev[i] = named->dev[i];
+    }
+    return named->count;
+}
+
+/* A column split (RANKK, REGULAR) whose every part reads all of op(A):
+ * where A is host memory and the backend makes device copies, the parts
+ * share it.  Part i sends the i-th share of A's columns from the host to
+ * its device and takes the other shares from the other parts' devices,
+ * peer to peer: the host sends A once, not once per part, and its copies
+ * bound pageable splits (docs/performance.md). */
+static int shares_a(const ts_slice_plan *p, const ts_call *c, const ts_gpu_ops *g)
+{
+    return p->dim == TS_SLICE_N && p->count > 1 && on_host(c->res_a) && g->replica_alloc;
+}
+
+/* Calls smaller than this never ask for the device's free memory: the
+ * driver call would cost a small call forced to the GPU a good part of its
+ * time, and a device without this much room fails the whole call anyway. */
+#define ASK_ROOM_BYTES ((double)(64 << 20))
+
+/* Long on one GPU, or larger than its free memory (asked only then). */
+static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, double whole_s)
+{
+    if (whole_s * 1e3 >= cfg->split_min_ms)
+        return 1;
+    double bytes = ts_call_bytes(c);
+    if (bytes < ASK_ROOM_BYTES)
+        return 0;
+    size_t room = g->home_free();
+    return room && bytes > (double)room;
+}
+
+int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
+{
+    if (!split_on(cfg) || ts_routine_args(c->routine) != TS_ARGS_GEMM || !ts_call_reads_ab(c) || !on_host(c->res_a) ||
+        !on_host(c->res_b) || !on_host(c->res_c))
+        return 0;
+    int n = device_list(cfg, g, dev);
+    if (n < 2)
+        return 0;
+    /* Auto mode's route has looked already; forced to the GPU, the split
+     * must still know what the cache holds or expects to (a reused operand
+     * runs whole, and is cached, rather than being sent again in parts). */
+    if (cfg->mode == TS_MODE_GPU)
+        ts_cache_look(c, cfg, g);
+    /* The profile's figures, not the learned corrections: those learn from
+     * split calls too, and would move the threshold they are measured by. */
+    const ts_profile *prof = ts_profile_get();
+    double whole = ts_predict_gpu_seconds(c, prof);
+    if (!too_big_for_one(c, cfg, g, whole))
+        return 0;
+    ts_slice_plan plan;
+    ts_split_plan(&plan, c, n);
+    if (plan.count < 2)
+        return 0;
+    /* The parts run at once, but pageable data passes through this one
+     * host's packing threads and memory: their copies together bound the
+     * split call (a column block of a regular call needs all of A). */
+    double longest = 0, staged = 0;
+    int share = shares_a(&plan, c, g);
+    for (int64_t i = 0; i < plan.count; i++) {
+        ts_call sub;
+        ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
+        /* Sharing A, a part's device receives all but its share from the
+         * others, over links the host's copies do not use. */
+        if (share) {
+            double a_bytes = (double)(sub.m * sub.k * (int64_t)ts_elem_size(c->prec));
+            sub.resident[TS_OP_A] = a_bytes * (double)(plan.count - 1) / (double)plan.count;
+        }
+        double t = ts_predict_gpu_seconds(&sub, prof);
+        longest = t > longest ? t : longest;
+        staged += ts_call_staged_bytes(&sub, prof);
+    }
+    double host = staged / (prof->host_copy_gbs * 1e9);
+    longest = host > longest ? host : longest;
+    return longest < whole ? (int)plan.count : 0;
+}
+
+void ts_split_plan(ts_slice_plan *p, const ts_call *c, int parts)
+{
+    ts_slice_plan_parts(p, c, ts_slice_long_dim(c), parts);
+}
+
+void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int device, void *scratch,
+                   const ts_config *cfg, ts_call *sub)
+{
+    size_t es = ts_elem_size(c->prec);
+    ts_slice s;
+    ts_slice_get(p, c, i, &s);
+    *sub = *c;
+    sub->m = s.m;
+    sub->n = s.n;
+    sub->k = s.k;
+    sub->a = ts_region_at(c->a, &s.r[TS_OP_A], es);
+    sub->b = ts_region_at(c->b, &s.r[TS_OP_B], es);
+    sub->c = (void *)ts_region_at(c->c, &s.r[TS_OP_C], es);
+    if (p->dim == TS_SLICE_K) {
+        /* A partial product: the host adds them up, then applies alpha and beta. */
+        sub->alpha = ts_scalar_one(c->prec);
+        sub->beta = ts_scalar_zero(c->prec);
+        sub->alpha_zero = sub->beta_one = 0;
+        sub->beta_zero = 1;
+        sub->c = scratch;
+        sub->ldc = c->m;
+        sub->res_c = TS_MEM_HOST;
+    }
+    /* A block is a call of its own shape: a column block of a regular call
+     * may be skinny, and the tuned kernels are chosen by class. */
+    ts_classify(sub, cfg->min_long, cfg->max_skinny);
+    sub->device = device;
+    ts_call_no_cache(sub);
+    sub->gpu_path = NULL;
+    sub->bytes_h2d = sub->bytes_d2h = 0;
+    sub->gpu_seconds = 0.0;
+    sub->gpu_phases = NULL;
+    sub->split = 0;
+}
+
+/* op(A) shared by the parts of a column split (shares_a): its stored
+ * region, and each part's device copy, laid out as on the host. */
+typedef struct {
+    const void *host; /* the matrix A's region lies in */
+    ts_region whole;
+    size_t elem;
+    int64_t parts;
+    const int *device;          /* part i's device (the split's list) */
+    void *copy[TS_MAX_DEVICES]; /* NULL: that part reads A from the host */
+} shared_a;
+
+/* One part in flight and what became of it.  A split call runs its parts
+ * in up to three rounds, all parts at once in each: where they share A
+ * (shares_a), each sends its share from the host, then each copies the
+ * others' shares from the other devices; then the GEMMs. */
+enum { ROUND_UPLOAD, ROUND_PULL, ROUND_GEMM };
+
+typedef struct {
+    ts_call sub;
+    const ts_gpu_ops *g;
+    const ts_config *cfg;
+    shared_a *shared;
+    int index;
+    int round;
+    double share_s;       /* seconds of this part's share copies */
+    uint64_t share_h2d;   /* bytes of A it sent from the host */
+    int rc;
+    char why[160];
+} part;
+
+/* Columns [first, end) of A that part i sends from the host. */
+static ts_region share_of(const shared_a *sa, int64_t i)
+{
+    ts_region r = sa->whole;
+    int64_t first = sa->whole.cols * i / sa->parts, end = sa->whole.cols * (i + 1) / sa->parts;
+    r.col += first;
+    r.cols = end - first;
+    return r;
+}
+
+/* Where a region starts in its matrix, and the bytes from its first element
+ * to past its last one, in a copy with the matrix's layout. */
+static size_t offset_bytes(const ts_region *r, size_t elem) { return (size_t)(r->row + r->col * r->ld) * elem; }
+static size_t span_bytes(const ts_region *r, size_t elem)
+{
+    return r->cols ? (size_t)((r->cols - 1) * r->ld + r->rows) * elem : 0;
+}
+
+static void upload_share(part *p)
+{
+    shared_a *sa = p->shared;
+    ts_region r = share_of(sa, p->index);
+    p->rc = p->g->replica_upload(p->sub.device, sa->copy[p->index], sa->host, &r, sa->elem, p->sub.res_a, p->cfg);
+    p->share_h2d += (uint64_t)ts_region_elems(&r) * sa->elem;
+}
+
+/* The other parts' shares into this part's copy; on success the part reads
+ * A there (the backend's device view of a cached operand). */
+static void pull_shares(part *p)
+{
+    const shared_a *sa = p->shared;
+    char *mine = sa->copy[p->index];
+    for (int64_t j = 0; mine && j < sa->parts; j++) {
+        ts_region r = share_of(sa, j);
+        size_t off = offset_bytes(&r, sa->elem);
+        if (j != p->index && p->g->replica_pull(p->sub.device, mine + off, sa->device[j], (char *)sa->copy[j] + off,
+                                                span_bytes(&r, sa->elem)))
+            mine = NULL;
+    }
+    if (mine)
+        p->sub.cache_dev[TS_OP_A] = mine + offset_bytes(&sa->whole, sa->elem);
+}
+
+static void run_part(part *p)
+{
+    double t0 = ts_now();
+    if (p->round == ROUND_UPLOAD)
+        upload_share(p);
+    else if (p->round == ROUND_PULL)
+        pull_shares(p);
+    else
+        p->rc = p->g->gemm(&p->sub, p->cfg, p->why, sizeof p->why);
+    if (p->round != ROUND_GEMM)
+        p->share_s += ts_now() - t0;
+}
+
+/* Threads that run parts 1, 2, ... of split calls; the calling thread runs
+ * part 0.  Worker i always runs part i, on the same device, so it makes
+ * that device's context once and keeps it (threads made per call would
+ * make a cuBLAS handle per call).  One split call uses them at a time. */
+static struct {
+    pthread_mutex_t call; /* held by the split call using the workers */
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    part *job[TS_MAX_DEVICES]; /* worker i's part; NULL when it is idle */
+    int workers;               /* workers 1 .. workers exist */
+} crew = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
+           { NULL }, 0 };
+
+static void *worker(void *arg)
+{
+    int i = (int)(intptr_t)arg;
+    ts_reentry_shim_thread();
+    pthread_mutex_lock(&crew.lock);
+    for (;;) {
+        while (!crew.job[i])
+            pthread_cond_wait(&crew.go, &crew.lock);
+        part *p = crew.job[i];
+        pthread_mutex_unlock(&crew.lock);
+        run_part(p);
+        pthread_mutex_lock(&crew.lock);
+        crew.job[i] = NULL;
+        pthread_cond_broadcast(&crew.done);
+    }
+    return NULL;
+}
+
+/* Workers 1 .. n - 1 (as many as could be made); called under crew.call. */
+static int hire(int n)
+{
+    while (crew.workers < n - 1 && !ts_thread_start(NULL, worker, (void *)(intptr_t)(crew.workers + 1)))
+        crew.workers++;
+    return crew.workers;
+}
+
+/* Runs the parts at once; a part without a worker (none could be made)
+ * runs on the calling thread after part 0. */
+static void run_parts(part *parts, int n)
+{
+    pthread_mutex_lock(&crew.call);
+    int helped = hire(n);
+    pthread_mutex_lock(&crew.lock);
+    for (int i = 1; i < n && i <= helped; i++)
+        crew.job[i] = &parts[i];
+    pthread_cond_broadcast(&crew.go);
+    pthread_mutex_unlock(&crew.lock);
+    run_part(&parts[0]);
+    for (int i = helped + 1; i < n; i++)
+        run_part(&parts[i]);
+    pthread_mutex_lock(&crew.lock);
+    for (int i = 1; i < n && i <= helped; i++)
+        while (crew.job[i])
+            pthread_cond_wait(&crew.done, &crew.lock);
+    pthread_mutex_unlock(&crew.lock);
+    pthread_mutex_unlock(&crew.call);
+}
+
+/* acc += x over `reals` real numbers of precision p. */
+static void add_into(ts_prec p, void *acc, const void *x, size_t reals)
+{
+    if (p == TS_S || p == TS_C) {
+        float *a = acc;
+        const float *b = x;
+        for (size_t i = 0; i < reals; i++)
+            a[i] += b[i];
+    } else {
+        double *a = acc;
+        const double *b = x;
+        for (size_t i = 0; i < reals; i++)
+            a[i] += b[i];
+    }
+}
+
+/* The copies given back: the GEMMs are done, or will not read them. */
+static void share_end(part *p, int n)
+{
+    shared_a *sa = p[0].shared;
+    for (int i = 0; sa && i < n; i++) {
+        p[i].g->replica_free(sa->device[i], sa->copy[i]);
+        p[i].shared = NULL;
+    }
+}
+
+/* Device copies of A for every part (all or none), and the first round:
+ * each part sends its share. */
+static int share_begin(shared_a *sa, const ts_slice_plan *plan, const ts_call *c, const ts_gpu_ops *g, const int *dev,
+                       part *p, int n)
+{
+    ts_slice s0;
+    ts_slice_get(plan, c, 0, &s0);
+    sa->host = c->a;
+    sa->whole = s0.r[TS_OP_A];
+    sa->elem = ts_elem_size(c->prec);
+    sa->parts = n;
+    sa->device = dev;
+    size_t bytes = offset_bytes(&sa->whole, sa->elem) + span_bytes(&sa->whole, sa->elem);
+    int made = 0;
+    while (made < n && (sa->copy[made] = g->replica_alloc(dev[made], bytes)))
+        made++;
+    if (made < n) {
+        while (made--)
+            g->replica_free(dev[made], sa->copy[made]);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        p[i].shared = sa, p[i].round = ROUND_UPLOAD;
+    return 1;
+}
+
+/* After the uploads: whether every share arrived; else the copies are
+ * given back now and every part reads A from the host. */
+static int shares_sent(part *p, int n)
+{
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok = ok && !p[i].rc;
+    if (!ok) {
+        share_end(p, n);
+        ts_log(2, "%s: sharing A among the split parts failed; each part sends all of it",
+               ts_routine_symbol(p[0].sub.routine));
+    }
+    return ok;
+}
+
+/* The pulls' round, with each part's device able to reach the others'
+ * memory: turned on here, and off again after the round where the program
+ * had not turned it on itself.  One split call at a time does this, so
+ * that no call turns access off under another's copies. */
+static void pull_round(part *p, int n)
+{
+    static pthread_mutex_t pulling = PTHREAD_MUTEX_INITIALIZER;
+    const ts_gpu_ops *g = p[0].g;
+    const int *dev = p[0].shared->device;
+    unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* part i's device to part j's */
+    pthread_mutex_lock(&pulling);
+    for (int i = 0; i < n; i++) {
+        p[i].round = ROUND_PULL;
+        for (int j = 0; j < n; j++)
+            turned_on[i][j] = dev[i] != dev[j] && g->peer_on(dev[i], dev[j]);
+    }
+    run_parts(p, n);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (turned_on[i][j])
+                g->peer_off(dev[i], dev[j]);
+    pthread_mutex_unlock(&pulling);
+}
+
+/* Shares A among the parts where it can, before their GEMMs. */
+static void share(part *p, int n, const ts_slice_plan *plan, const ts_call *c, const ts_gpu_ops *g, const int *dev,
+                  shared_a *sa)
+{
+    if (!shares_a(plan, c, g) || !share_begin(sa, plan, c, g, dev, p, n))
+        return;
+    run_parts(p, n);
+    if (shares_sent(p, n))
+        pull_round(p, n);
+}
+
+/* TSSHIM_VERBOSE=3: one line per part, before the call's trace line. */
+static void trace_parts(const ts_call *c, const ts_slice_plan *plan, const part *parts, int n)
+{
+    const char dim = plan->dim == TS_SLICE_M ? 'm' : plan->dim == TS_SLICE_N ? 'n' : 'k';
+    for (int i = 0; i < n; i++) {
+        const ts_call *s = &parts[i].sub;
+        int64_t start = (int64_t)i * plan->step;
+        ts_log(3,
+               "%s split part %d/%d device=%d %c=%lld+%lld path=%s gpu=%.3gs h2d=%llu d2h=%llu a=%s share=%.3gs "
+               "%s%s",
+               ts_routine_symbol(c->routine), i, n, s->device, dim, (long long)start,
+               (long long)(dim == 'm' ? s->m : dim == 'n' ? s->n : s->k), s->gpu_path ? s->gpu_path : "-",
+               s->gpu_seconds, (unsigned long long)s->bytes_h2d, (unsigned long long)s->bytes_d2h,
+               s->cache_dev[TS_OP_A] ? "shared" : "own", parts[i].share_s, parts[i].rc ? "failed: " : "ok",
+               parts[i].rc ? parts[i].why : "");
+        if (s->gpu_phases && s->gpu_phases[0])
+            ts_log(3, "%s", s->gpu_phases);
+    }
+}
+
+int ts_split_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, const int *dev, int parts, char *why,
+                  size_t why_len)
+{
+    double t0 = ts_now();
+    ts_slice_plan plan;
+    ts_split_plan(&plan, c, parts);
+    int n = (int)plan.count, ksplit = plan.dim == TS_SLICE_K;
+    size_t c_bytes = (size_t)(c->m * c->n) * ts_elem_size(c->prec);
+    part *p = calloc((size_t)n, sizeof *p);
+    unsigned char *scratch = ksplit ? malloc((size_t)n * c_bytes) : NULL;
+    if (!p || (ksplit && !scratch)) {
+        free(p);
+        free(scratch);
+        snprintf(why, why_len, "no host memory to split the call");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        ts_split_part(&plan, c, i, dev[i], ksplit ? scratch + (size_t)i * c_bytes : NULL, cfg, &p[i].sub);
+        p[i].g = g;
+        p[i].cfg = cfg;
+        p[i].index = i;
+    }
+    shared_a sa;
+    share(p, n, &plan, c, g, dev, &sa);
+    for (int i = 0; i < n; i++)
+        p[i].round = ROUND_GEMM;
+    run_parts(p, n);
+
+    share_end(p, n);
+    int failed = 0, first_failed = -1;
+    for (int i = 0; i < n; i++) {
+        p[i].sub.bytes_h2d += p[i].share_h2d;
+        p[i].sub.gpu_seconds += p[i].share_s;
+        c->bytes_h2d += p[i].sub.bytes_h2d;
+        c->bytes_d2h += p[i].sub.bytes_d2h;
+        if (!p[i].rc)
+            ts_stats_device(p[i].sub.device, p[i].sub.gpu_seconds, p[i].sub.bytes_h2d, p[i].sub.bytes_d2h);
+        else if (!failed++)
+            first_failed = i;
+    }
+    int rc = failed && (ksplit || failed == n) ? -1 : 0;
+    if (!failed && ksplit) {
+        /* In part order, so that results do not depend on which part ends first. */
+        size_t reals = (size_t)(c->m * c->n) * (ts_prec_is_complex(c->prec) ? 2 : 1);
+        for (int i = 1; i < n; i++)
+            add_into(c->prec, scratch, scratch + (size_t)i * c_bytes, reals);
+        ts_host_update(c, scratch, c->m);
+    } else if (!rc) {
+        for (int i = 0; i < n; i++)
+            if (p[i].rc)
+                ts_cpu_gemm_descriptor(&p[i].sub);
+    }
+    if (failed)
+        snprintf(why, why_len, "%d of %d split parts failed; part %d on device %d: %s", failed, n, first_failed,
+                 p[first_failed].sub.device, p[first_failed].why);
+    if (failed && !rc)
+        ts_log(2, "%s: %s; the CPU computed their blocks", ts_routine_symbol(c->routine), why);
+    c->split = n;
+    c->gpu_path = failed && !rc ? "gpu+cpu" : p[0].sub.gpu_path;
+    c->gpu_phases = NULL;
+    c->gpu_seconds = ts_now() - t0;
+    if (cfg->verbose >= 3)
+        trace_parts(c, &plan, p, n);
+    free(scratch);
+    free(p);
+    return rc;
+}
