@@ -90,6 +90,9 @@ static int child_exit(const char *profile, const char *learn_save, const ts_call
         ts_learned_reset();
         ts_profile_get();
         ts_learned_record(TS_SIDE_CPU, learned, 1, 5);
+        /* The library's exit sequence (src/entry/lifecycle.c) saves the
+         * rates; this program links the core without it. */
+        atexit(ts_learned_store_save);
         exit(0);
     }
     int status = -1;

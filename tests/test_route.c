@@ -10,6 +10,7 @@
 #include "learn/learned_rates.h"
 #include "route/route.h"
 #include "backend/gpu_backend.h"
+#include "common/mpi_launcher.h"
 #include "tap.h"
 #include "route/validate.h"
 
@@ -23,7 +24,10 @@ static const char *no_env(const char *name)
  * the descriptor says, one device of its own, started or not. */
 static int decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int gpu_ready)
 {
-    const ts_route_facts f = { .on_device = ts_call_on_device(c), .gpu_ready = gpu_ready, .devices = 1, .sharers = 1 };
+    const ts_route_facts f = { .on_device = ts_call_on_device(c),
+                               .gpu_ready = gpu_ready,
+                               .devices = 1,
+                               .sharers = ts_launcher_sharers(cfg->device, 1) };
     return ts_route_decide(c, cfg, prof, &f);
 }
 

@@ -12,6 +12,7 @@
 
 #include "route/classify.h"
 #include "common/cost_model.h"
+#include "learn/profile.h"
 #include "fake_env.h"
 #include "entry/gemm_entry.h"
 #include "multigpu/split.h"

@@ -1,5 +1,7 @@
 #include "cache/operand_cache.h"
 
+#include "common/clock.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -87,10 +89,7 @@ static int usable(void)
  * which no write protection of this process sees. */
 static int cache_on(const ts_config *cfg)
 {
-    static _Atomic int under_mpi = -1;
-    if (under_mpi < 0)
-        under_mpi = ts_launcher_local_rank(NULL) >= 0;
-    return cfg->cache == 1 || (cfg->cache == -1 && !under_mpi);
+    return cfg->cache == 1 || (cfg->cache == -1 && !ts_launcher_present());
 }
 
 /* A or B of the call as bytes, when it may be cached.  C never is: the
@@ -238,7 +237,7 @@ static void destroy(entry *e)
     free(e);
 }
 
-static void kill(entry *e, unsigned long long *cause)
+static void drop_entry(entry *e, unsigned long long *cause)
 {
     if (!e->dead)
         (*cause)++;
@@ -271,7 +270,7 @@ static int dropped_as_rewritten(entry *e, int mine)
     if (e->refs > mine || 2 * stale_bytes(e) < e->len)
         return 0;
     sighting_of(e->host, e->len)->churns = 1;
-    kill(e, &count.churned);
+    drop_entry(e, &count.churned);
     return 1;
 }
 
@@ -297,7 +296,7 @@ static entry *acquire(const view *v, int defer, int *deferred)
             return e;
         }
         if (take_news(e) == TS_TRACK_INVALID) {
-            kill(e, &count.invalid);
+            drop_entry(e, &count.invalid);
             continue;
         }
         if (dropped_as_rewritten(e, 0))
@@ -376,7 +375,7 @@ static int make_room(size_t len)
                 lru = e;
         if (!lru)
             return 0;
-        kill(lru, &count.evicted);
+        drop_entry(lru, &count.evicted);
     }
     return 1;
 }
@@ -456,8 +455,7 @@ static int lock_soon(void)
 
 int ts_cache_prove(ts_call *c)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ts_now();
     if (!lock_soon()) {
         /* Unasked still: the second run's prepare asks (ts_cache_gemm). */
         c->unproven = 0;
@@ -472,7 +470,7 @@ int ts_cache_prove(ts_call *c)
         if (e != asked) {
             asked = e;
             if (take_news(e) == TS_TRACK_INVALID)
-                kill(e, &count.invalid);
+                drop_entry(e, &count.invalid);
         }
         /* Any write reported since the call took the copy, to this look
          * or to another thread's (which may have sent it meanwhile, under
@@ -481,8 +479,7 @@ int ts_cache_prove(ts_call *c)
     }
     c->unproven = 0;
     pthread_mutex_unlock(&lock);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    c->prove_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    c->prove_seconds += ts_now() - t0;
     return all_current ? 0 : -1;
 }
 
@@ -512,8 +509,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
         need += operand_view(c, op, &v) ? v.len : 0;
     if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20))
         return;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ts_now();
     pthread_mutex_lock(&lock);
     if (!usable()) {
         pthread_mutex_unlock(&lock);
@@ -536,7 +532,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
             if (defer)
                 c->unproven |= bit;
             else if (!e->dead && take_news(e) == TS_TRACK_INVALID)
-                kill(e, &count.invalid);
+                drop_entry(e, &count.invalid);
             else if (!e->dead)
                 dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
         }
@@ -557,7 +553,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
             state = "new";
         } else if (e->nstale) {
             if (refresh(c, e, cfg)) {
-                kill(e, &count.failed);
+                drop_entry(e, &count.failed);
                 unref(e);
                 e = NULL;
             }
@@ -579,8 +575,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
     }
     c->prove = c->unproven ? ts_cache_prove : NULL;
     pthread_mutex_unlock(&lock);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    c->cache_seconds += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    c->cache_seconds += ts_now() - t0;
 }
 
 int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)

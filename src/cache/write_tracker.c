@@ -2,6 +2,7 @@
  * PAGEMAP_SCAN ioctl (Linux 6.7): see write_tracker.h for what it answers. */
 #include "cache/write_tracker.h"
 
+#include "common/clock.h"
 #include "common/thread.h"
 
 #include <errno.h>
@@ -436,11 +437,9 @@ static int sync_range(uintptr_t s, uintptr_t e)
         return 0;
     found_list f = { NULL, 0, 0 };
     uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ts_now();
     int status = scan_range(s, first, g.vec, &f);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double took = ts_now() - t0;
     if (!status && first < e)
         status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? in_parts(first, e, scan_part, &f)
                                                                                    : scan_range(first, e, g.vec, &f);

@@ -26,9 +26,6 @@ typedef struct {
 
 extern const ts_profile ts_profile_defaults;
 
-/* The profile in force (profile.c): the calibration file, else the defaults. */
-const ts_profile *ts_profile_get(void);
-
 /* Real floating-point operations of an m x n x k GEMM (8 per complex
  * multiply-add), and of a call. */
 static inline double ts_gemm_flops(ts_prec p, int64_t m, int64_t n, int64_t k)

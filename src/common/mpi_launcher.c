@@ -1,5 +1,7 @@
 #include "common/mpi_launcher.h"
 
+#include <stdatomic.h>
+
 #include <stdlib.h>
 
 /* The first of the variables that is set and holds a non-negative number. */
@@ -55,4 +57,15 @@ int ts_launcher_sharers(int64_t configured, int count)
     /* Local ranks r with r mod count == home. */
     int home = local % count;
     return (size - home + count - 1) / count;
+}
+
+int ts_launcher_present(void)
+{
+    static atomic_int present = -1;
+    int p = atomic_load_explicit(&present, memory_order_relaxed);
+    if (p < 0) {
+        p = ts_launcher_local_rank(NULL) >= 0;
+        atomic_store_explicit(&present, p, memory_order_relaxed);
+    }
+    return p;
 }

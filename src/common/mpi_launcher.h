@@ -23,4 +23,8 @@ int ts_home_device(int64_t configured, int count);
  * of them with TSSHIM_DEVICE set, configured >= 0); 1 without a launcher. */
 int ts_launcher_sharers(int64_t configured, int count);
 
+/* Whether the process runs under an MPI launcher (a node-local rank is
+ * set), read once. */
+int ts_launcher_present(void);
+
 #endif

@@ -39,4 +39,7 @@ int ts_profile_replace(const char *name, int (*write)(FILE *out, FILE *old, void
  * newline (a cut last line gets one). */
 void ts_profile_copy_lines(FILE *out, FILE *old, int (*drop)(const char *line, void *arg), void *arg);
 
+/* The profile in force (profile.c): the calibration file, else the defaults. */
+const ts_profile *ts_profile_get(void);
+
 #endif

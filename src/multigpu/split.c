@@ -11,6 +11,7 @@
 #include "common/scalars.h"
 #include "route/classify.h"
 #include "common/cost_model.h"
+#include "learn/profile.h"
 #include "cpu/cpu_blas.h"
 #include "util/reentry.h"
 #include "common/thread.h"
@@ -24,10 +25,7 @@
  * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
 static int split_on(const ts_config *cfg)
 {
-    static atomic_int under_mpi = -1;
-    if (atomic_load_explicit(&under_mpi, memory_order_relaxed) < 0)
-        atomic_store_explicit(&under_mpi, ts_launcher_local_rank(NULL) >= 0, memory_order_relaxed);
-    return cfg->split == 1 || (cfg->split == -1 && cfg->device < 0 && !atomic_load(&under_mpi));
+    return cfg->split == 1 || (cfg->split == -1 && cfg->device < 0 && !ts_launcher_present());
 }
 
 /* Host memory that every device can copy from. */
