@@ -1,7 +1,8 @@
 #!/bin/sh
 # The core's layers (docs/architecture.md): each folder of src/ is a layer
 # and includes only its own headers and those of the layers below it; peers
-# (cache, backend, cpu) include none of each other.  cuda/ and kernels/
+# (cache, backend, cpu) include none of each other, and route and learn none
+# of them.  cuda/ and kernels/
 # include of the core only src/common/ (the call descriptor, the routine
 # list, the plugin ABI and the pure helpers both libraries compile in); shim/
 # only src/entry/ and what entry may include.  One TAP point per file, and
@@ -24,6 +25,16 @@ rank() {
   entry) echo 7 ;;
   shim) echo 8 ;;
   *) echo - ;;
+  esac
+}
+
+# Lower layers a layer must not use all the same: the decision (route) and
+# what it reads (learn) load nothing, probe nothing and run nothing, so they
+# include none of the layers that do (backend, cache, cpu).
+forbidden() {  # LAYER INCLUDED
+  case $1:$2 in
+  route:backend | route:cache | route:cpu | learn:backend | learn:cache | learn:cpu) return 0 ;;
+  *) return 1 ;;
   esac
 }
 
@@ -63,6 +74,7 @@ check_layer_file() {
       continue
     fi
     [ "$r" -lt "$mine" ] || bad="$bad $inc"
+    ! forbidden "$own" "$inc" || bad="$bad $inc(route and learn decide, they run nothing)"
   done
   for h in $(bare_core_includes "$file"); do bad="$bad $h(no folder)"; done
   point "$([ -z "$bad" ] && echo 0 || echo 1)" "$file (layer $own) includes only layers below it" \
