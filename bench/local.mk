@@ -59,3 +59,13 @@ bench-scalapack: libtsshim.la
 	TSSHIM_LIB='$(abs_top_builddir)/.libs/libtsshim.so' abs_top_srcdir='$(abs_top_srcdir)' \
 	abs_top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/bench/scalapack/run-cholqr.sh $(SCALAPACK_BENCH_OUT)
 .PHONY: bench-scalapack
+
+# The program benchmark (issue 42): bench/programs/run-programs.sh runs the
+# demo, the Python programs, cholqr2 and bench_e2e's program cases plain,
+# under the shim in auto and gpu mode and with candidate settings; its
+# header says how.  Neither in "make all"'s tests nor in "make check".
+noinst_PROGRAMS += bench/programs/cholqr2
+bench_programs_cholqr2_SOURCES = bench/programs/cholqr2.c
+bench_programs_cholqr2_LDADD = $(LAPACK_LIBS) $(BLAS_LIBS) -lm
+EXTRA_DIST += bench/programs/run-programs.sh bench/programs/lobpcg.py bench/programs/tall_skinny.py \
+	bench/programs/late_product.py
