@@ -20,6 +20,18 @@ bench_bench_level3_gpu_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 bench_bench_level3_gpu_LDADD = $(BLAS_LIBS) -lcublas -lcudart -ldl
 endif
 
+# bench/bench_midsize: mid-size host-data calls against their bytes at the
+# pinned link rate; bench/run-midsize.sh runs it plain, forced to the GPU and
+# in auto mode, and writes the joined CSV.
+if HAVE_CUDA
+noinst_PROGRAMS += bench/bench_midsize
+bench_bench_midsize_SOURCES = bench/bench_midsize.c
+bench_bench_midsize_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+bench_bench_midsize_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
+bench_bench_midsize_LDADD = $(BLAS_LIBS) -lcudart
+endif
+EXTRA_DIST += bench/run-midsize.sh
+
 # bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
 # CPU BLAS alone; `bench/bench_forward .libs/libtsshim.so` runs both.
 noinst_PROGRAMS += bench/bench_forward
