@@ -1,6 +1,7 @@
-/* The canonical GEMM call descriptor: one per intercepted call, filled by the
- * ABI adapter in shim/, then annotated by validate -> classify -> policy and
- * consumed by the GPU backend or the CPU forwarder.  Plain C, no CUDA. */
+/* The call descriptor: one per intercepted call, in GEMM terms, filled by
+ * the entry adapters (src/entry/), annotated by the dispatcher and the
+ * decision (screen, facts, placement, model: src/dispatch/dispatch.c) and
+ * consumed by the CPU BLAS, the cache or the GPU plugin.  Plain C, no CUDA. */
 #ifndef TS_CALL_H
 #define TS_CALL_H
 

@@ -1,5 +1,7 @@
-/* The pipeline every intercepted call goes through:
- * validate -> classify -> residency -> policy -> GPU or CPU BLAS. */
+/* The GEMM entries of the ABI adapters (shim/): a descriptor filled from
+ * the arguments as received, then ts_dispatch (src/dispatch/dispatch.h);
+ * and the forwarding gate, which sends a call the CPU runs anyway straight
+ * to the CPU BLAS. */
 #ifndef TS_GEMM_ENTRY_H
 #define TS_GEMM_ENTRY_H
 

@@ -1,7 +1,6 @@
-/* SYRK, HERK and TRSM, the routine list's rows after the GEMMs: their
- * arguments as received (forwarding passes them untouched), the CPU BLAS's
- * function types, and the core's entries for the adapters in
- * shim/level3_adapters.h.
+/* SYRK, HERK and TRSM, the routine list's rows after the GEMMs: the core's
+ * entries for the adapters in shim/level3_adapters.h (their arguments as
+ * received are src/common/level3_args.h's).
  *
  * Each call becomes one ts_call in GEMM terms, so that classification, the
  * cost model and the trace serve it unchanged: SYRK and HERK are their Gram
