@@ -23,41 +23,49 @@
 #ifndef TS_ROUTINE_LIST_H
 #define TS_ROUTINE_LIST_H
 
-#define TS_ROUTINE_LIST(X)      \
-    X(sgemm_, TS_S, GEMM, F77)  \
-    X(dgemm_, TS_D, GEMM, F77)  \
-    X(cgemm_, TS_C, GEMM, F77)  \
-    X(zgemm_, TS_Z, GEMM, F77)  \
-    X(cblas_sgemm, TS_S, GEMM, CBLAS) \
-    X(cblas_dgemm, TS_D, GEMM, CBLAS) \
-    X(cblas_cgemm, TS_C, GEMM, CBLAS) \
-    X(cblas_zgemm, TS_Z, GEMM, CBLAS) \
-    X(ssyrk_, TS_S, SYRK, F77)  \
-    X(dsyrk_, TS_D, SYRK, F77)  \
-    X(csyrk_, TS_C, SYRK, F77)  \
-    X(zsyrk_, TS_Z, SYRK, F77)  \
-    X(cherk_, TS_C, HERK, F77)  \
-    X(zherk_, TS_Z, HERK, F77)  \
-    X(strsm_, TS_S, TRSM, F77)  \
-    X(dtrsm_, TS_D, TRSM, F77)  \
-    X(ctrsm_, TS_C, TRSM, F77)  \
-    X(ztrsm_, TS_Z, TRSM, F77)  \
-    X(cblas_ssyrk, TS_S, SYRK, CBLAS) \
-    X(cblas_dsyrk, TS_D, SYRK, CBLAS) \
-    X(cblas_csyrk, TS_C, SYRK, CBLAS) \
-    X(cblas_zsyrk, TS_Z, SYRK, CBLAS) \
-    X(cblas_cherk, TS_C, HERK, CBLAS) \
-    X(cblas_zherk, TS_Z, HERK, CBLAS) \
-    X(cblas_strsm, TS_S, TRSM, CBLAS) \
-    X(cblas_dtrsm, TS_D, TRSM, CBLAS) \
-    X(cblas_ctrsm, TS_C, TRSM, CBLAS) \
-    X(cblas_ztrsm, TS_Z, TRSM, CBLAS) \
-    TS_ILP64_ROUTINES(X, )           \
-    TS_ILP64_ROUTINES(X, scipy_)
+#define TS_ROUTINE_LIST(X)       \
+    TS_LP64_ROUTINES(X, )        \
+    TS_ILP64_ROUTINES(X, )       \
+    TS_ILP64_ROUTINES(X, scipy_) \
+    TS_LP64_ROUTINES(X, scipy_)
+
+/* The LP64 names: the reference BLAS's and CBLAS's own (dgemm_,
+ * cblas_dgemm), and SciPy's wheels' bundled OpenBLAS, which prefixes them
+ * with scipy_ and adds no suffix (scipy_dgemm_, scipy_cblas_dgemm).  One
+ * block of rows per prefix. */
+#define TS_LP64_ROUTINES(X, P)                \
+    X(P##sgemm_, TS_S, GEMM, F77)         \
+    X(P##dgemm_, TS_D, GEMM, F77)         \
+    X(P##cgemm_, TS_C, GEMM, F77)         \
+    X(P##zgemm_, TS_Z, GEMM, F77)         \
+    X(P##cblas_sgemm, TS_S, GEMM, CBLAS)  \
+    X(P##cblas_dgemm, TS_D, GEMM, CBLAS)  \
+    X(P##cblas_cgemm, TS_C, GEMM, CBLAS)  \
+    X(P##cblas_zgemm, TS_Z, GEMM, CBLAS)  \
+    X(P##ssyrk_, TS_S, SYRK, F77)         \
+    X(P##dsyrk_, TS_D, SYRK, F77)         \
+    X(P##csyrk_, TS_C, SYRK, F77)         \
+    X(P##zsyrk_, TS_Z, SYRK, F77)         \
+    X(P##cherk_, TS_C, HERK, F77)         \
+    X(P##zherk_, TS_Z, HERK, F77)         \
+    X(P##strsm_, TS_S, TRSM, F77)         \
+    X(P##dtrsm_, TS_D, TRSM, F77)         \
+    X(P##ctrsm_, TS_C, TRSM, F77)         \
+    X(P##ztrsm_, TS_Z, TRSM, F77)         \
+    X(P##cblas_ssyrk, TS_S, SYRK, CBLAS)  \
+    X(P##cblas_dsyrk, TS_D, SYRK, CBLAS)  \
+    X(P##cblas_csyrk, TS_C, SYRK, CBLAS)  \
+    X(P##cblas_zsyrk, TS_Z, SYRK, CBLAS)  \
+    X(P##cblas_cherk, TS_C, HERK, CBLAS)  \
+    X(P##cblas_zherk, TS_Z, HERK, CBLAS)  \
+    X(P##cblas_strsm, TS_S, TRSM, CBLAS)  \
+    X(P##cblas_dtrsm, TS_D, TRSM, CBLAS)  \
+    X(P##cblas_ctrsm, TS_C, TRSM, CBLAS)  \
+    X(P##cblas_ztrsm, TS_Z, TRSM, CBLAS)
 
 /* The ILP64 names: OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_
- * appends 64_ to every name (dgemm_64_, cblas_dgemm64_); NumPy's and
- * SciPy's wheels bundle one that also prefixes scipy_ (scipy_dgemm_64_,
+ * appends 64_ to every name (dgemm_64_, cblas_dgemm64_); NumPy's wheels
+ * bundle one that also prefixes scipy_ (scipy_dgemm_64_,
  * scipy_cblas_dgemm64_).  One block of rows per prefix. */
 #define TS_ILP64_ROUTINES(X, P)                 \
     X(P##sgemm_64_, TS_S, GEMM, F77_64)         \
@@ -180,8 +188,9 @@ _Static_assert
 
 static inline ts_routine ts_gemm_routine(ts_prec p) { return (ts_routine)p; }
 
-/* Each ILP64 block starts the same way, so the Fortran GEMM of a routine's
- * own family (LP64, 64_ or scipy_..64_) and precision is found by offset. */
+/* Each block starts the same way, so the Fortran GEMM of a routine's own
+ * family (LP64, 64_, scipy_..64_ or scipy_) and precision is found by
+ * offset. */
 #ifdef __cplusplus
 static_assert
 #else
@@ -189,14 +198,18 @@ _Static_assert
 #endif
     (TS_R_dgemm_64_ == TS_R_sgemm_64_ + (int)TS_D && TS_R_zgemm_64_ == TS_R_sgemm_64_ + (int)TS_Z &&
          TS_R_scipy_dgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_D &&
-         TS_R_scipy_zgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_Z,
-     "each ILP64 block starts with its Fortran GEMMs, in precision order");
+         TS_R_scipy_zgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_Z &&
+         TS_R_scipy_dgemm_ == TS_R_scipy_sgemm_ + (int)TS_D && TS_R_scipy_zgemm_ == TS_R_scipy_sgemm_ + (int)TS_Z,
+     "each block starts with its Fortran GEMMs, in precision order");
 
 /* The Fortran GEMM of routine r's family in r's precision: what finishes a
  * call on the CPU with the integers the family takes. */
 static inline ts_routine ts_family_gemm_routine(ts_routine r)
 {
-    int first = r >= TS_R_scipy_sgemm_64_ ? TS_R_scipy_sgemm_64_ : r >= TS_R_sgemm_64_ ? TS_R_sgemm_64_ : TS_R_sgemm_;
+    int first = r >= TS_R_scipy_sgemm_      ? TS_R_scipy_sgemm_
+                : r >= TS_R_scipy_sgemm_64_ ? TS_R_scipy_sgemm_64_
+                : r >= TS_R_sgemm_64_       ? TS_R_sgemm_64_
+                                            : TS_R_sgemm_;
     return (ts_routine)(first + (int)ts_routine_prec(r));
 }
 
