@@ -29,73 +29,46 @@
     TS_ILP64_ROUTINES(X, scipy_) \
     TS_LP64_ROUTINES(X, scipy_)
 
-/* The LP64 names: the reference BLAS's and CBLAS's own (dgemm_,
- * cblas_dgemm), and SciPy's wheels' bundled OpenBLAS, which prefixes them
- * with scipy_ and adds no suffix (scipy_dgemm_, scipy_cblas_dgemm).  One
- * block of rows per prefix. */
-#define TS_LP64_ROUTINES(X, P)                \
-    X(P##sgemm_, TS_S, GEMM, F77)         \
-    X(P##dgemm_, TS_D, GEMM, F77)         \
-    X(P##cgemm_, TS_C, GEMM, F77)         \
-    X(P##zgemm_, TS_Z, GEMM, F77)         \
-    X(P##cblas_sgemm, TS_S, GEMM, CBLAS)  \
-    X(P##cblas_dgemm, TS_D, GEMM, CBLAS)  \
-    X(P##cblas_cgemm, TS_C, GEMM, CBLAS)  \
-    X(P##cblas_zgemm, TS_Z, GEMM, CBLAS)  \
-    X(P##ssyrk_, TS_S, SYRK, F77)         \
-    X(P##dsyrk_, TS_D, SYRK, F77)         \
-    X(P##csyrk_, TS_C, SYRK, F77)         \
-    X(P##zsyrk_, TS_Z, SYRK, F77)         \
-    X(P##cherk_, TS_C, HERK, F77)         \
-    X(P##zherk_, TS_Z, HERK, F77)         \
-    X(P##strsm_, TS_S, TRSM, F77)         \
-    X(P##dtrsm_, TS_D, TRSM, F77)         \
-    X(P##ctrsm_, TS_C, TRSM, F77)         \
-    X(P##ztrsm_, TS_Z, TRSM, F77)         \
-    X(P##cblas_ssyrk, TS_S, SYRK, CBLAS)  \
-    X(P##cblas_dsyrk, TS_D, SYRK, CBLAS)  \
-    X(P##cblas_csyrk, TS_C, SYRK, CBLAS)  \
-    X(P##cblas_zsyrk, TS_Z, SYRK, CBLAS)  \
-    X(P##cblas_cherk, TS_C, HERK, CBLAS)  \
-    X(P##cblas_zherk, TS_Z, HERK, CBLAS)  \
-    X(P##cblas_strsm, TS_S, TRSM, CBLAS)  \
-    X(P##cblas_dtrsm, TS_D, TRSM, CBLAS)  \
-    X(P##cblas_ctrsm, TS_C, TRSM, CBLAS)  \
-    X(P##cblas_ztrsm, TS_Z, TRSM, CBLAS)
+/* The names of one family: the LP64 ones are the reference BLAS's and
+ * CBLAS's own (dgemm_, cblas_dgemm); OpenBLAS built with INTERFACE64=1
+ * SYMBOLSUFFIX=64_ appends 64_ to every name (dgemm_64_, cblas_dgemm64_),
+ * the ILP64 ABI.  The wheels of NumPy and SciPy bundle OpenBLAS with every
+ * name prefixed scipy_: NumPy's ILP64 (scipy_dgemm_64_,
+ * scipy_cblas_dgemm64_), SciPy's LP64 (scipy_dgemm_, scipy_cblas_dgemm). */
+#define TS_LP64_ROUTINES(X, P) TS_ROUTINE_BLOCK(X, P, , )
+#define TS_ILP64_ROUTINES(X, P) TS_ROUTINE_BLOCK(X, P, 64_, _64)
 
-/* The ILP64 names: OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_
- * appends 64_ to every name (dgemm_64_, cblas_dgemm64_); NumPy's wheels
- * bundle one that also prefixes scipy_ (scipy_dgemm_64_,
- * scipy_cblas_dgemm64_).  One block of rows per prefix. */
-#define TS_ILP64_ROUTINES(X, P)                 \
-    X(P##sgemm_64_, TS_S, GEMM, F77_64)         \
-    X(P##dgemm_64_, TS_D, GEMM, F77_64)         \
-    X(P##cgemm_64_, TS_C, GEMM, F77_64)         \
-    X(P##zgemm_64_, TS_Z, GEMM, F77_64)         \
-    X(P##cblas_sgemm64_, TS_S, GEMM, CBLAS_64)  \
-    X(P##cblas_dgemm64_, TS_D, GEMM, CBLAS_64)  \
-    X(P##cblas_cgemm64_, TS_C, GEMM, CBLAS_64)  \
-    X(P##cblas_zgemm64_, TS_Z, GEMM, CBLAS_64)  \
-    X(P##ssyrk_64_, TS_S, SYRK, F77_64)         \
-    X(P##dsyrk_64_, TS_D, SYRK, F77_64)         \
-    X(P##csyrk_64_, TS_C, SYRK, F77_64)         \
-    X(P##zsyrk_64_, TS_Z, SYRK, F77_64)         \
-    X(P##cherk_64_, TS_C, HERK, F77_64)         \
-    X(P##zherk_64_, TS_Z, HERK, F77_64)         \
-    X(P##strsm_64_, TS_S, TRSM, F77_64)         \
-    X(P##dtrsm_64_, TS_D, TRSM, F77_64)         \
-    X(P##ctrsm_64_, TS_C, TRSM, F77_64)         \
-    X(P##ztrsm_64_, TS_Z, TRSM, F77_64)         \
-    X(P##cblas_ssyrk64_, TS_S, SYRK, CBLAS_64)  \
-    X(P##cblas_dsyrk64_, TS_D, SYRK, CBLAS_64)  \
-    X(P##cblas_csyrk64_, TS_C, SYRK, CBLAS_64)  \
-    X(P##cblas_zsyrk64_, TS_Z, SYRK, CBLAS_64)  \
-    X(P##cblas_cherk64_, TS_C, HERK, CBLAS_64)  \
-    X(P##cblas_zherk64_, TS_Z, HERK, CBLAS_64)  \
-    X(P##cblas_strsm64_, TS_S, TRSM, CBLAS_64)  \
-    X(P##cblas_dtrsm64_, TS_D, TRSM, CBLAS_64)  \
-    X(P##cblas_ctrsm64_, TS_C, TRSM, CBLAS_64)  \
-    X(P##cblas_ztrsm64_, TS_Z, TRSM, CBLAS_64)
+/* One block of rows: prefix P, suffix S, abi F77 or CBLAS with A
+ * appended (_64 for the ILP64 ones). */
+#define TS_ROUTINE_BLOCK(X, P, S, A)           \
+    X(P##sgemm_##S, TS_S, GEMM, F77##A)         \
+    X(P##dgemm_##S, TS_D, GEMM, F77##A)         \
+    X(P##cgemm_##S, TS_C, GEMM, F77##A)         \
+    X(P##zgemm_##S, TS_Z, GEMM, F77##A)         \
+    X(P##cblas_sgemm##S, TS_S, GEMM, CBLAS##A)  \
+    X(P##cblas_dgemm##S, TS_D, GEMM, CBLAS##A)  \
+    X(P##cblas_cgemm##S, TS_C, GEMM, CBLAS##A)  \
+    X(P##cblas_zgemm##S, TS_Z, GEMM, CBLAS##A)  \
+    X(P##ssyrk_##S, TS_S, SYRK, F77##A)         \
+    X(P##dsyrk_##S, TS_D, SYRK, F77##A)         \
+    X(P##csyrk_##S, TS_C, SYRK, F77##A)         \
+    X(P##zsyrk_##S, TS_Z, SYRK, F77##A)         \
+    X(P##cherk_##S, TS_C, HERK, F77##A)         \
+    X(P##zherk_##S, TS_Z, HERK, F77##A)         \
+    X(P##strsm_##S, TS_S, TRSM, F77##A)         \
+    X(P##dtrsm_##S, TS_D, TRSM, F77##A)         \
+    X(P##ctrsm_##S, TS_C, TRSM, F77##A)         \
+    X(P##ztrsm_##S, TS_Z, TRSM, F77##A)         \
+    X(P##cblas_ssyrk##S, TS_S, SYRK, CBLAS##A)  \
+    X(P##cblas_dsyrk##S, TS_D, SYRK, CBLAS##A)  \
+    X(P##cblas_csyrk##S, TS_C, SYRK, CBLAS##A)  \
+    X(P##cblas_zsyrk##S, TS_Z, SYRK, CBLAS##A)  \
+    X(P##cblas_cherk##S, TS_C, HERK, CBLAS##A)  \
+    X(P##cblas_zherk##S, TS_Z, HERK, CBLAS##A)  \
+    X(P##cblas_strsm##S, TS_S, TRSM, CBLAS##A)  \
+    X(P##cblas_dtrsm##S, TS_D, TRSM, CBLAS##A)  \
+    X(P##cblas_ctrsm##S, TS_C, TRSM, CBLAS##A)  \
+    X(P##cblas_ztrsm##S, TS_Z, TRSM, CBLAS##A)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
 
