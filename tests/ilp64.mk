@@ -28,3 +28,16 @@ tests_test_forward_ilp64_SOURCES = tests/test_forward_ilp64.c tests/forward_gate
 tests_test_forward_ilp64_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_forward_ilp64_LDADD = src/libtscore.la
 TESTS += tests/test_forward_ilp64
+
+# SciPy's LP64 names (scipy_dgemm_, scipy_cblas_dgemm, ...): the provider
+# gives the LP64 OpenBLAS those names (tests/scipy_provider.c); the client
+# opens it with dlopen(RTLD_LOCAL) after start, as SciPy does.
+check_LTLIBRARIES += tests/libscipy_provider.la
+tests_libscipy_provider_la_SOURCES = tests/scipy_provider.c
+tests_libscipy_provider_la_LIBADD = -ldl
+tests_libscipy_provider_la_LDFLAGS = $(AM_LDFLAGS) -rpath $(abs_builddir)/tests -avoid-version
+check_PROGRAMS += tests/scipy_lp64_client
+tests_scipy_lp64_client_SOURCES = tests/scipy_lp64_client.c
+tests_scipy_lp64_client_LDADD = -ldl
+TESTS += tests/scipy_lp64.sh
+EXTRA_DIST += tests/scipy_lp64.sh
