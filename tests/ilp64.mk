@@ -3,7 +3,7 @@
 # (tests/ilp64_provider.c).  The client links it, or opens it with
 # dlopen(RTLD_LOCAL) after start as NumPy does.  Included from tests/local.mk.
 check_LTLIBRARIES += tests/libilp64_provider.la
-tests_libilp64_provider_la_SOURCES = tests/ilp64_provider.c
+tests_libilp64_provider_la_SOURCES = tests/ilp64_provider.c tests/provider_jumps.h
 tests_libilp64_provider_la_LIBADD = -ldl
 tests_libilp64_provider_la_LDFLAGS = $(AM_LDFLAGS) -rpath $(abs_builddir)/tests -avoid-version
 
@@ -33,11 +33,11 @@ TESTS += tests/test_forward_ilp64
 # gives the LP64 OpenBLAS those names (tests/scipy_provider.c); the client
 # opens it with dlopen(RTLD_LOCAL) after start, as SciPy does.
 check_LTLIBRARIES += tests/libscipy_provider.la
-tests_libscipy_provider_la_SOURCES = tests/scipy_provider.c
+tests_libscipy_provider_la_SOURCES = tests/scipy_provider.c tests/provider_jumps.h
 tests_libscipy_provider_la_LIBADD = -ldl
 tests_libscipy_provider_la_LDFLAGS = $(AM_LDFLAGS) -rpath $(abs_builddir)/tests -avoid-version
 check_PROGRAMS += tests/scipy_lp64_client
-tests_scipy_lp64_client_SOURCES = tests/scipy_lp64_client.c
+tests_scipy_lp64_client_SOURCES = tests/scipy_lp64_client.c tests/level3_api.h
 tests_scipy_lp64_client_LDADD = -ldl
 TESTS += tests/scipy_lp64.sh
 EXTRA_DIST += tests/scipy_lp64.sh

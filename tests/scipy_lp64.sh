@@ -20,16 +20,6 @@ for r in sgemm dgemm cgemm zgemm ssyrk dsyrk csyrk zsyrk cherk zherk strsm dtrsm
   names="$names scipy_${r}_ scipy_cblas_${r}"
 done
 
-report_counts() { # FILE MODE: each name counted once (offloaded in gpu mode on a GPU)
-  for name in $names; do
-    line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
-    case $line in *" calls=1 "*) ;; *) echo "$line"; return 1 ;; esac
-    if [ "$2" = gpu ] && [ "$gpu" = yes ]; then
-      case $line in *" offloaded=1 "*) ;; *) echo "$line"; return 1 ;; esac
-    fi
-  done
-}
-
 gpu=no
 have_gpu && gpu=yes
 for mode in cpu auto gpu; do

@@ -13,13 +13,10 @@
 #include <string.h>
 
 #include "common/cblas.h"
+#include "level3_api.h"
 
 typedef void gemm_f(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
                     const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
-typedef void syrk_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
-                    const void *, void *, const int *, size_t, size_t);
-typedef void trsm_f(const char *, const char *, const char *, const char *, const int *, const int *, const void *,
-                    const void *, const int *, void *, const int *, size_t, size_t, size_t, size_t);
 
 /* Operands: M x N results, K the inner order, leading dimensions padded;
  * A's diagonal dominant for TRSM.  Room for complex double. */

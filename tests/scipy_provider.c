@@ -7,35 +7,20 @@
  * never the shim's.  The client opens this library with dlopen(RTLD_LOCAL)
  * after start, as SciPy opens its libscipy_openblas.
  * tsshim_scipy_provider_plain(name) is the OpenBLAS routine behind a name
- * (the client's reference), NULL when it cannot serve.  x86-64 only: the
- * jumps are assembly, which passes any signature untouched. */
+ * (the client's reference), NULL when it cannot serve.  x86-64 only
+ * (tests/provider_jumps.h). */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/routine_list.h"
+#include "provider_jumps.h"
 
 void *tsshim_scipy_provider_plain(const char *name);
 
 #if defined(__x86_64__) && defined(__ELF__)
-#define TARGET(symbol, prec, args, abi) void *target_##symbol __attribute__((visibility("hidden")));
-TS_LP64_ROUTINES(TARGET, scipy_)
-#undef TARGET
-
-#define JUMP(symbol, prec, args, abi)                                                                   \
-    __asm__(".text\n .globl " #symbol "\n .type " #symbol ", @function\n" #symbol ":\n"                  \
-            " jmp *target_" #symbol "(%rip)\n .size " #symbol ", .-" #symbol "\n");
-TS_LP64_ROUTINES(JUMP, scipy_)
-#undef JUMP
-
-static const struct {
-    const char *name;
-    void **target;
-} targets[] = {
-#define ROW(symbol, prec, args, abi) { #symbol, &target_##symbol },
-    TS_LP64_ROUTINES(ROW, scipy_)
-#undef ROW
-};
+#define ROUTINES(X) TS_LP64_ROUTINES(X, scipy_)
+PROVIDER_JUMPS(ROUTINES)
 
 static int serving;
 

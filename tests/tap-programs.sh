@@ -25,6 +25,19 @@ gpu_count() {
   fi
 }
 
+# report_counts FILE MODE: each routine named in $names counted once by the
+# exit report in FILE, and offloaded too in gpu mode where $gpu is yes;
+# prints the first line that is not so.
+report_counts() {
+  for name in $names; do
+    line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
+    case $line in *" calls=1 "*) ;; *) echo "$line"; return 1 ;; esac
+    if [ "$2" = gpu ] && [ "$gpu" = yes ]; then
+      case $line in *" offloaded=1 "*) ;; *) echo "$line"; return 1 ;; esac
+    fi
+  done
+}
+
 # tap_relay LABEL COMMAND...: runs a program that prints TAP and relays its
 # points into this script's numbering, each description prefixed by LABEL.
 # A Bail out!, a plan that does not match its points, a non-zero exit
