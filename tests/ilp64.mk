@@ -17,8 +17,8 @@ tests_ilp64_client_dlopen_LDADD = $(BLAS_LIBS) -ldl -lm
 tests_ilp64_client_dlopen_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed
 
 # NumPy's matmul, a.T @ a and solve under the shim (skipped without NumPy).
-TESTS += tests/ilp64.sh tests/numpy.sh
-EXTRA_DIST += tests/ilp64.sh tests/numpy.sh tests/numpy_client.py
+TESTS += tests/ilp64.sh tests/numpy.sh tests/scipy.sh
+EXTRA_DIST += tests/ilp64.sh tests/numpy.sh tests/numpy_client.py tests/scipy.sh tests/scipy_client.py
 
 # The ILP64 entry points' forwarding check (assembly on x86-64) against its C
 # definition, with dimensions a 32-bit read would get wrong.
