@@ -88,8 +88,14 @@ ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
     if (atomic_compare_exchange_strong_explicit(&ts_cpu_resolved[r], &none, fn, memory_order_acq_rel,
                                                 memory_order_acquire)) {
         Dl_info info;
-        ts_log(2, "%s served by %s", ts_routine_symbol(r),
-               dladdr(sym, &info) && info.dli_fname && info.dli_fname[0] ? info.dli_fname : "the program");
+        const ElfW(Sym) *entry = NULL;
+        int found = dladdr1(sym, &info, (void **)&entry, RTLD_DL_SYMENT);
+        /* A protected definition (the wheels' OpenBLAS) binds its own
+         * library's calls to it, its LAPACK's, inside that library. */
+        int protected = found && entry && ELF64_ST_VISIBILITY(entry->st_other) == STV_PROTECTED;
+        ts_log(2, "%s served by %s%s", ts_routine_symbol(r),
+               found && info.dli_fname && info.dli_fname[0] ? info.dli_fname : "the program",
+               protected ? " (protected: that library's own LAPACK calls it directly, not through tsshim)" : "");
     }
     return fn;
 }

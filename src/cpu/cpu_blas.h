@@ -41,9 +41,11 @@ void ts_forward_cblas(ts_routine r, const ts_cblas_args *a);
 
 /* The CPU BLAS's routine r, resolved on its first use: TSSHIM_CPU_BLAS,
  * then dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
- * libraries loaded with dlopen(RTLD_LOCAL), such as NumPy's, possibly after
- * the program started).  Never the shim itself.  TSSHIM_VERBOSE>=2 names
- * the library that serves it, once.  When no BLAS defines it the process
+ * libraries loaded with dlopen(RTLD_LOCAL), such as NumPy's and SciPy's,
+ * possibly after the program started).  Never the shim itself.
+ * TSSHIM_VERBOSE>=2 names the library that serves it, once, and says when
+ * its definition is protected (its own LAPACK's calls never reach the
+ * shim).  When no BLAS defines it the process
  * cannot run: one line says how to fix it and the process exits with status
  * 127. */
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
