@@ -31,6 +31,12 @@ for mode in $modes; do
 done
 have_gpu || tap_skip_point "mode gpu: no CUDA device"
 
+# SciPy's own OpenBLAS serves its names, and the log says whether its
+# definitions are protected (its LAPACK then never reaches the shim).
+TSSHIM_VERBOSE=2 LD_PRELOAD=$TSSHIM_PRELOAD "$python" "$script" >"$tap_tmp/out" 2>"$tap_tmp/err"
+line=$(grep "^tsshim: scipy_dgemm_ served by .*scipy_openblas" "$tap_tmp/err")
+tap_check $? "TSSHIM_VERBOSE=2: SciPy's bundled OpenBLAS serves scipy_dgemm_, $(case $line in *protected*) echo protected ;; *) echo 'default visibility' ;; esac)"
+
 # Silent (the forwarding gate armed): SciPy's results, nothing on stderr.
 LD_PRELOAD=$TSSHIM_PRELOAD "$python" "$script" >"$tap_tmp/out" 2>"$tap_tmp/err"
 [ $? -eq 0 ] && grep -q "^ok" "$tap_tmp/out" && [ ! -s "$tap_tmp/err" ]
