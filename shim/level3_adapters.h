@@ -115,7 +115,7 @@
 /* The gate's m, n, k (values): TRSM's k is the triangle's order. */
 #define TS_L3_DIMS(a, b, c) a, b, c
 #define TS_TRSM_F77_DIMS TS_L3_DIMS(*m, *n, *side == 'L' || *side == 'l' ? *m : *n)
-#define TS_TRSM_CBLAS_DIMS TS_L3_DIMS(m, n, side == 141 ? m : n) /* CblasLeft */
+#define TS_TRSM_CBLAS_DIMS TS_L3_DIMS(m, n, side == TS_CBLAS_LEFT ? m : n)
 
 /* Each family at integer type I and width w. */
 #define TS_L3_SYRK_F77(name, sprec, I, w)                                                                  \

@@ -24,6 +24,16 @@ done
 [ -z "$missing" ]
 tap_check $? "libtsshim.so exports the 56 ILP64 names (missing:${missing:- none})"
 
+# SciPy's LP64 names (its wheels' bundled OpenBLAS): scipy_ prefix, no suffix.
+missing=""
+for r in sgemm dgemm cgemm zgemm ssyrk dsyrk csyrk zsyrk cherk zherk strsm dtrsm ctrsm ztrsm; do
+  for name in scipy_${r}_ scipy_cblas_${r}; do
+    case " $got" in *" $name "*) ;; *) missing="$missing $name" ;; esac
+  done
+done
+[ -z "$missing" ]
+tap_check $? "libtsshim.so exports SciPy's 28 LP64 names (missing:${missing:- none})"
+
 plugin=$(dirname "$TSSHIM_LIB")/libtsshim-cuda.so
 if [ -f "$plugin" ]; then
   got=$(defined "$plugin")

@@ -28,16 +28,6 @@ for p in "" scipy_; do
   done
 done
 
-report_counts() { # FILE MODE: each name counted once (offloaded in gpu mode on a GPU)
-  for name in $names; do
-    line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
-    case $line in *" calls=1 "*) ;; *) echo "$line"; return 1 ;; esac
-    if [ "$2" = gpu ] && [ "$gpu" = yes ]; then
-      case $line in *" offloaded=1 "*) ;; *) echo "$line"; return 1 ;; esac
-    fi
-  done
-}
-
 gpu=no
 have_gpu && gpu=yes
 for mode in cpu auto gpu; do

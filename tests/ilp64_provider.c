@@ -16,30 +16,13 @@
 #include <string.h>
 
 #include "common/routine_list.h"
+#include "provider_jumps.h"
 
 const char *tsshim_ilp64_provider_missing(void);
 
 #if defined(__x86_64__) && defined(__ELF__)
-#define TARGET(symbol, prec, args, abi) void *target_##symbol __attribute__((visibility("hidden")));
-TS_ILP64_ROUTINES(TARGET, )
-TS_ILP64_ROUTINES(TARGET, scipy_)
-#undef TARGET
-
-#define JUMP(symbol, prec, args, abi)                                                                   \
-    __asm__(".text\n .globl " #symbol "\n .type " #symbol ", @function\n" #symbol ":\n"                  \
-            " jmp *target_" #symbol "(%rip)\n .size " #symbol ", .-" #symbol "\n");
-TS_ILP64_ROUTINES(JUMP, )
-TS_ILP64_ROUTINES(JUMP, scipy_)
-#undef JUMP
-
-static const struct {
-    const char *name;
-    void **target;
-} targets[] = {
-#define ROW(symbol, prec, args, abi) { #symbol, &target_##symbol },
-    TS_ILP64_ROUTINES(ROW, ) TS_ILP64_ROUTINES(ROW, scipy_)
-#undef ROW
-};
+#define ROUTINES(X) TS_ILP64_ROUTINES(X, ) TS_ILP64_ROUTINES(X, scipy_)
+PROVIDER_JUMPS(ROUTINES)
 
 static const char *missing = "not opened";
 

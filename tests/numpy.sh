@@ -4,7 +4,7 @@
 # their LP64 CBLAS names (Debian's NumPy, the system libblas) or the ILP64
 # ones of the OpenBLAS that PyPI's NumPy bundles (scipy_cblas_dgemm64_).
 # The interpreter: $PYTHON, else the first of python3 and /usr/bin/python3
-# that imports NumPy.
+# that imports NumPy, else the tests' virtual environment (python_venv).
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 python=""
@@ -14,7 +14,9 @@ for p in ${PYTHON:-python3 /usr/bin/python3}; do
     break
   fi
 done
-[ -n "$python" ] || tap_skip_all "NumPy is not installed (tried: ${PYTHON:-python3 /usr/bin/python3}; Debian: apt-get install python3-numpy)"
+# Else the tests' virtual environment, NumPy and SciPy from PyPI (shared with tests/scipy.sh).
+[ -n "$python" ] || python=$(python_venv) ||
+  tap_skip_all "NumPy is not installed (tried: ${PYTHON:-python3 /usr/bin/python3}; $python)"
 script=$abs_top_srcdir/tests/numpy_client.py
 
 "$python" "$script" >"$tap_tmp/plain" 2>&1

@@ -25,6 +25,38 @@ gpu_count() {
   fi
 }
 
+# python_venv: prints the interpreter of the tests' virtual environment
+# ($abs_top_builddir/tests/venv, made once, shared by the Python tests) with
+# NumPy and SciPy from PyPI; status 1, and the reason printed, when it
+# cannot be made (no python3 venv module, pip cannot reach PyPI).
+python_venv() {
+  venv=$abs_top_builddir/tests/venv
+  (
+    command -v flock >/dev/null && flock 9
+    if [ ! -f "$venv/ready" ]; then
+      rm -rf "$venv"
+      python3 -m venv "$venv" >"$venv.log" 2>&1 || { echo "python3 -m venv failed: $(tail -1 "$venv.log")"; exit 1; }
+      "$venv/bin/pip" install -q --disable-pip-version-check numpy scipy >>"$venv.log" 2>&1 ||
+        { echo "pip cannot install numpy and scipy from PyPI: $(tail -1 "$venv.log")"; exit 1; }
+      touch "$venv/ready"
+    fi
+    echo "$venv/bin/python"
+  ) 9>"$venv.lock"
+}
+
+# report_counts FILE MODE: each routine named in $names counted once by the
+# exit report in FILE, and offloaded too in gpu mode where $gpu is yes;
+# prints the first line that is not so.
+report_counts() {
+  for name in $names; do
+    line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
+    case $line in *" calls=1 "*) ;; *) echo "$line"; return 1 ;; esac
+    if [ "$2" = gpu ] && [ "$gpu" = yes ]; then
+      case $line in *" offloaded=1 "*) ;; *) echo "$line"; return 1 ;; esac
+    fi
+  done
+}
+
 # tap_relay LABEL COMMAND...: runs a program that prints TAP and relays its
 # points into this script's numbering, each description prefixed by LABEL.
 # A Bail out!, a plan that does not match its points, a non-zero exit

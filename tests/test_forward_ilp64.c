@@ -22,7 +22,7 @@ static void (*const entry[])(void) = {
 #undef ADDRESS
 };
 enum { FIRST = TS_R_sgemm_64_, COUNT = sizeof entry / sizeof entry[0] };
-_Static_assert(FIRST + COUNT == TS_NROUTINE, "the ILP64 rows are the routine list's last");
+_Static_assert(FIRST + COUNT == TS_R_scipy_sgemm_, "the ILP64 rows come before SciPy's LP64 ones");
 
 static int jumped, forwarded;
 static void lane_cpu(void) { jumped++; }
@@ -107,7 +107,7 @@ int main(void)
 {
     if (!fg_gate_armed())
         return tap_done();
-    for (int r = FIRST; r < TS_NROUTINE; r++)
+    for (int r = FIRST; r < FIRST + COUNT; r++)
         atomic_store(&ts_cpu_resolved[r], (ts_gemm_fn)resolved_cpu);
     if (!fg_lanes_can_open())
         return tap_done();
@@ -128,7 +128,7 @@ int main(void)
         { { big, big, 1 }, 'L', 1, { 0, 0 } },
     };
     int ok = 1, n = 0;
-    for (int r = FIRST; r < TS_NROUTINE; r++)
+    for (int r = FIRST; r < FIRST + COUNT; r++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             int want = cases[i].jumps[ts_routine_args((ts_routine)r) != TS_ARGS_GEMM];
             /* Only small valid calls carry valid leading dimensions: the

@@ -72,8 +72,20 @@ REC_TRSM_CBLAS(resolved_trsm_s, float, 0)
 REC_TRSM_CBLAS(resolved_trsm_d, double, 0)
 REC_TRSM_CBLAS(resolved_trsm_z, const void *, 0)
 
-/* The routines of this test: the rows from ssyrk_ to cblas_ztrsm. */
-enum { FIRST = TS_R_ssyrk_, LAST = TS_R_cblas_ztrsm };
+/* The routines of this test: the rows from ssyrk_ to cblas_ztrsm, and
+ * SciPy's (scipy_ssyrk_ to scipy_cblas_ztrsm), the same offsets apart. */
+enum { FIRST = TS_R_ssyrk_, LAST = TS_R_cblas_ztrsm, SCIPY = TS_R_scipy_sgemm_ - TS_R_sgemm_ };
+_Static_assert(TS_R_scipy_cblas_ztrsm - TS_R_scipy_ssyrk_ == LAST - FIRST, "the same rows in both blocks");
+
+/* The routines tested, in order: -1 after the last. */
+static int next_routine(int r)
+{
+    if (r < FIRST)
+        return FIRST;
+    if (r == LAST)
+        return FIRST + SCIPY;
+    return r == LAST + SCIPY ? -1 : r + 1;
+}
 
 static ts_gemm_fn fn(void (*f)(void)) { return (ts_gemm_fn)f; }
 #define FN(f) fn((void (*)(void))(f))
@@ -100,6 +112,30 @@ typedef struct {
     const void *alpha; /* in the routine's scalar precision */
 } l3_case;
 
+/* The entry points of the routines with prefix P (none, or SciPy's scipy_). */
+LEVEL3_API(scipy_)
+#define CALLS(P)                                                                                                  \
+    case TS_R_##P##ssyrk_: P##ssyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##dsyrk_: P##dsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##csyrk_: P##csyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##zsyrk_: P##zsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##cherk_: P##cherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##zherk_: P##zherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;            \
+    case TS_R_##P##strsm_: P##strsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break; \
+    case TS_R_##P##dtrsm_: P##dtrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break; \
+    case TS_R_##P##ctrsm_: P##ctrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break; \
+    case TS_R_##P##ztrsm_: P##ztrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break; \
+    case TS_R_##P##cblas_ssyrk: P##cblas_ssyrk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;       \
+    case TS_R_##P##cblas_dsyrk: P##cblas_dsyrk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;        \
+    case TS_R_##P##cblas_csyrk: P##cblas_csyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;       \
+    case TS_R_##P##cblas_zsyrk: P##cblas_zsyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;       \
+    case TS_R_##P##cblas_cherk: P##cblas_cherk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;       \
+    case TS_R_##P##cblas_zherk: P##cblas_zherk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;        \
+    case TS_R_##P##cblas_strsm: P##cblas_strsm(102, left, 121, 111, 131, d1, d2, fa, cmat, ld, cmat, ld); break;  \
+    case TS_R_##P##cblas_dtrsm: P##cblas_dtrsm(102, left, 121, 111, 131, d1, d2, da, cmat, ld, cmat, ld); break;  \
+    case TS_R_##P##cblas_ctrsm: P##cblas_ctrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;  \
+    case TS_R_##P##cblas_ztrsm: P##cblas_ztrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
+
 /* Calls routine r's entry point: 1 when it jumped to the lane (the stack
  * arguments arriving untouched), 0 when the full path ran, -1 otherwise. */
 static int entry_jumps(ts_routine r, const l3_case *cs)
@@ -116,26 +152,8 @@ static int entry_jumps(ts_routine r, const l3_case *cs)
     float fa = *(const float *)al;
     double da = *(const double *)al;
     switch (r) {
-    case TS_R_ssyrk_: ssyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_dsyrk_: dsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_csyrk_: csyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_zsyrk_: zsyrk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_cherk_: cherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_zherk_: zherk_("U", "N", &d1, &d2, al, cmat, &ld, beta, cmat, &ld, 1, 1); break;
-    case TS_R_strsm_: strsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
-    case TS_R_dtrsm_: dtrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
-    case TS_R_ctrsm_: ctrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
-    case TS_R_ztrsm_: ztrsm_(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1); break;
-    case TS_R_cblas_ssyrk: cblas_ssyrk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;
-    case TS_R_cblas_dsyrk: cblas_dsyrk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;
-    case TS_R_cblas_csyrk: cblas_csyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;
-    case TS_R_cblas_zsyrk: cblas_zsyrk(102, 121, 111, d1, d2, al, cmat, ld, beta, cmat, ld); break;
-    case TS_R_cblas_cherk: cblas_cherk(102, 121, 111, d1, d2, fa, cmat, ld, 0.0f, cmat, ld); break;
-    case TS_R_cblas_zherk: cblas_zherk(102, 121, 111, d1, d2, da, cmat, ld, 0.0, cmat, ld); break;
-    case TS_R_cblas_strsm: cblas_strsm(102, left, 121, 111, 131, d1, d2, fa, cmat, ld, cmat, ld); break;
-    case TS_R_cblas_dtrsm: cblas_dtrsm(102, left, 121, 111, 131, d1, d2, da, cmat, ld, cmat, ld); break;
-    case TS_R_cblas_ctrsm: cblas_ctrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
-    case TS_R_cblas_ztrsm: cblas_ztrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
+        CALLS()
+        CALLS(scipy_)
     default: return -1;
     }
     if (jumped == 1 && forwarded == 0)
@@ -163,7 +181,7 @@ int main(void)
 {
     if (!fg_gate_armed())
         return tap_done();
-    for (int r = FIRST; r <= LAST; r++)
+    for (int r = FIRST; r >= 0; r = next_routine(r))
         atomic_store(&ts_cpu_resolved[r], recorder((ts_routine)r, 0));
 
     /* The first forwarded call opens its lane, when the loader watch vouches. */
@@ -174,7 +192,7 @@ int main(void)
 
     static const int max = INT_MAX;
     int ok = 1, cases = 0;
-    for (int r = FIRST; r <= LAST; r++) {
+    for (int r = FIRST; r >= 0; r = next_routine(r)) {
         ts_routine rt = (ts_routine)r;
         ts_args kind = ts_routine_args(rt);
         ts_prec sp = ts_routine_scalar_prec(rt);

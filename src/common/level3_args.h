@@ -62,28 +62,7 @@ typedef void (*ts_syrk_fn)(const char *, const char *, const int *, const int *,
 typedef void (*ts_trsm_fn)(const char *, const char *, const char *, const char *, const int *, const int *,
                            const void *, const void *, const int *, void *, const int *, size_t, size_t, size_t,
                            size_t);
-/* CBLAS by the type of the scalars as passed: float, double, or a pointer
- * (complex); cblas_cherk and cblas_zherk take the float and double ones. */
-typedef void (*ts_cblas_syrk_s_fn)(int, int, int, int, int, float, const void *, int, float, void *, int);
-typedef void (*ts_cblas_syrk_d_fn)(int, int, int, int, int, double, const void *, int, double, void *, int);
-typedef void (*ts_cblas_syrk_z_fn)(int, int, int, int, int, const void *, const void *, int, const void *, void *,
-                                   int);
-typedef void (*ts_cblas_trsm_s_fn)(int, int, int, int, int, int, int, float, const void *, int, void *, int);
-typedef void (*ts_cblas_trsm_d_fn)(int, int, int, int, int, int, int, double, const void *, int, void *, int);
-typedef void (*ts_cblas_trsm_z_fn)(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
-/* The same with 64-bit integers (CBLAS_64). */
-typedef void (*ts_cblas_syrk_s64_fn)(int, int, int, int64_t, int64_t, float, const void *, int64_t, float, void *,
-                                     int64_t);
-typedef void (*ts_cblas_syrk_d64_fn)(int, int, int, int64_t, int64_t, double, const void *, int64_t, double, void *,
-                                     int64_t);
-typedef void (*ts_cblas_syrk_z64_fn)(int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
-                                     const void *, void *, int64_t);
-typedef void (*ts_cblas_trsm_s64_fn)(int, int, int, int, int, int64_t, int64_t, float, const void *, int64_t, void *,
-                                     int64_t);
-typedef void (*ts_cblas_trsm_d64_fn)(int, int, int, int, int, int64_t, int64_t, double, const void *, int64_t,
-                                     void *, int64_t);
-typedef void (*ts_cblas_trsm_z64_fn)(int, int, int, int, int, int64_t, int64_t, const void *, const void *, int64_t,
-                                     void *, int64_t);
+/* The CBLAS ones: src/common/cblas.h (TS_CBLAS_SYRK_PARAMS, ...). */
 
 /* A Fortran integer argument of routine r: 64-bit for the F77_64 rows. */
 static inline int64_t ts_f77_dim(ts_routine r, const int *p)

@@ -23,71 +23,52 @@
 #ifndef TS_ROUTINE_LIST_H
 #define TS_ROUTINE_LIST_H
 
-#define TS_ROUTINE_LIST(X)      \
-    X(sgemm_, TS_S, GEMM, F77)  \
-    X(dgemm_, TS_D, GEMM, F77)  \
-    X(cgemm_, TS_C, GEMM, F77)  \
-    X(zgemm_, TS_Z, GEMM, F77)  \
-    X(cblas_sgemm, TS_S, GEMM, CBLAS) \
-    X(cblas_dgemm, TS_D, GEMM, CBLAS) \
-    X(cblas_cgemm, TS_C, GEMM, CBLAS) \
-    X(cblas_zgemm, TS_Z, GEMM, CBLAS) \
-    X(ssyrk_, TS_S, SYRK, F77)  \
-    X(dsyrk_, TS_D, SYRK, F77)  \
-    X(csyrk_, TS_C, SYRK, F77)  \
-    X(zsyrk_, TS_Z, SYRK, F77)  \
-    X(cherk_, TS_C, HERK, F77)  \
-    X(zherk_, TS_Z, HERK, F77)  \
-    X(strsm_, TS_S, TRSM, F77)  \
-    X(dtrsm_, TS_D, TRSM, F77)  \
-    X(ctrsm_, TS_C, TRSM, F77)  \
-    X(ztrsm_, TS_Z, TRSM, F77)  \
-    X(cblas_ssyrk, TS_S, SYRK, CBLAS) \
-    X(cblas_dsyrk, TS_D, SYRK, CBLAS) \
-    X(cblas_csyrk, TS_C, SYRK, CBLAS) \
-    X(cblas_zsyrk, TS_Z, SYRK, CBLAS) \
-    X(cblas_cherk, TS_C, HERK, CBLAS) \
-    X(cblas_zherk, TS_Z, HERK, CBLAS) \
-    X(cblas_strsm, TS_S, TRSM, CBLAS) \
-    X(cblas_dtrsm, TS_D, TRSM, CBLAS) \
-    X(cblas_ctrsm, TS_C, TRSM, CBLAS) \
-    X(cblas_ztrsm, TS_Z, TRSM, CBLAS) \
-    TS_ILP64_ROUTINES(X, )           \
-    TS_ILP64_ROUTINES(X, scipy_)
+#define TS_ROUTINE_LIST(X)       \
+    TS_LP64_ROUTINES(X, )        \
+    TS_ILP64_ROUTINES(X, )       \
+    TS_ILP64_ROUTINES(X, scipy_) \
+    TS_LP64_ROUTINES(X, scipy_)
 
-/* The ILP64 names: OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_
- * appends 64_ to every name (dgemm_64_, cblas_dgemm64_); NumPy's and
- * SciPy's wheels bundle one that also prefixes scipy_ (scipy_dgemm_64_,
- * scipy_cblas_dgemm64_).  One block of rows per prefix. */
-#define TS_ILP64_ROUTINES(X, P)                 \
-    X(P##sgemm_64_, TS_S, GEMM, F77_64)         \
-    X(P##dgemm_64_, TS_D, GEMM, F77_64)         \
-    X(P##cgemm_64_, TS_C, GEMM, F77_64)         \
-    X(P##zgemm_64_, TS_Z, GEMM, F77_64)         \
-    X(P##cblas_sgemm64_, TS_S, GEMM, CBLAS_64)  \
-    X(P##cblas_dgemm64_, TS_D, GEMM, CBLAS_64)  \
-    X(P##cblas_cgemm64_, TS_C, GEMM, CBLAS_64)  \
-    X(P##cblas_zgemm64_, TS_Z, GEMM, CBLAS_64)  \
-    X(P##ssyrk_64_, TS_S, SYRK, F77_64)         \
-    X(P##dsyrk_64_, TS_D, SYRK, F77_64)         \
-    X(P##csyrk_64_, TS_C, SYRK, F77_64)         \
-    X(P##zsyrk_64_, TS_Z, SYRK, F77_64)         \
-    X(P##cherk_64_, TS_C, HERK, F77_64)         \
-    X(P##zherk_64_, TS_Z, HERK, F77_64)         \
-    X(P##strsm_64_, TS_S, TRSM, F77_64)         \
-    X(P##dtrsm_64_, TS_D, TRSM, F77_64)         \
-    X(P##ctrsm_64_, TS_C, TRSM, F77_64)         \
-    X(P##ztrsm_64_, TS_Z, TRSM, F77_64)         \
-    X(P##cblas_ssyrk64_, TS_S, SYRK, CBLAS_64)  \
-    X(P##cblas_dsyrk64_, TS_D, SYRK, CBLAS_64)  \
-    X(P##cblas_csyrk64_, TS_C, SYRK, CBLAS_64)  \
-    X(P##cblas_zsyrk64_, TS_Z, SYRK, CBLAS_64)  \
-    X(P##cblas_cherk64_, TS_C, HERK, CBLAS_64)  \
-    X(P##cblas_zherk64_, TS_Z, HERK, CBLAS_64)  \
-    X(P##cblas_strsm64_, TS_S, TRSM, CBLAS_64)  \
-    X(P##cblas_dtrsm64_, TS_D, TRSM, CBLAS_64)  \
-    X(P##cblas_ctrsm64_, TS_C, TRSM, CBLAS_64)  \
-    X(P##cblas_ztrsm64_, TS_Z, TRSM, CBLAS_64)
+/* The names of one family: the LP64 ones are the reference BLAS's and
+ * CBLAS's own (dgemm_, cblas_dgemm); OpenBLAS built with INTERFACE64=1
+ * SYMBOLSUFFIX=64_ appends 64_ to every name (dgemm_64_, cblas_dgemm64_),
+ * the ILP64 ABI.  The wheels of NumPy and SciPy bundle OpenBLAS with every
+ * name prefixed scipy_: NumPy's ILP64 (scipy_dgemm_64_,
+ * scipy_cblas_dgemm64_), SciPy's LP64 (scipy_dgemm_, scipy_cblas_dgemm). */
+#define TS_LP64_ROUTINES(X, P) TS_ROUTINE_BLOCK(X, P, , )
+#define TS_ILP64_ROUTINES(X, P) TS_ROUTINE_BLOCK(X, P, 64_, _64)
+
+/* One block of rows: prefix P, suffix S, abi F77 or CBLAS with A
+ * appended (_64 for the ILP64 ones). */
+#define TS_ROUTINE_BLOCK(X, P, S, A)           \
+    X(P##sgemm_##S, TS_S, GEMM, F77##A)         \
+    X(P##dgemm_##S, TS_D, GEMM, F77##A)         \
+    X(P##cgemm_##S, TS_C, GEMM, F77##A)         \
+    X(P##zgemm_##S, TS_Z, GEMM, F77##A)         \
+    X(P##cblas_sgemm##S, TS_S, GEMM, CBLAS##A)  \
+    X(P##cblas_dgemm##S, TS_D, GEMM, CBLAS##A)  \
+    X(P##cblas_cgemm##S, TS_C, GEMM, CBLAS##A)  \
+    X(P##cblas_zgemm##S, TS_Z, GEMM, CBLAS##A)  \
+    X(P##ssyrk_##S, TS_S, SYRK, F77##A)         \
+    X(P##dsyrk_##S, TS_D, SYRK, F77##A)         \
+    X(P##csyrk_##S, TS_C, SYRK, F77##A)         \
+    X(P##zsyrk_##S, TS_Z, SYRK, F77##A)         \
+    X(P##cherk_##S, TS_C, HERK, F77##A)         \
+    X(P##zherk_##S, TS_Z, HERK, F77##A)         \
+    X(P##strsm_##S, TS_S, TRSM, F77##A)         \
+    X(P##dtrsm_##S, TS_D, TRSM, F77##A)         \
+    X(P##ctrsm_##S, TS_C, TRSM, F77##A)         \
+    X(P##ztrsm_##S, TS_Z, TRSM, F77##A)         \
+    X(P##cblas_ssyrk##S, TS_S, SYRK, CBLAS##A)  \
+    X(P##cblas_dsyrk##S, TS_D, SYRK, CBLAS##A)  \
+    X(P##cblas_csyrk##S, TS_C, SYRK, CBLAS##A)  \
+    X(P##cblas_zsyrk##S, TS_Z, SYRK, CBLAS##A)  \
+    X(P##cblas_cherk##S, TS_C, HERK, CBLAS##A)  \
+    X(P##cblas_zherk##S, TS_Z, HERK, CBLAS##A)  \
+    X(P##cblas_strsm##S, TS_S, TRSM, CBLAS##A)  \
+    X(P##cblas_dtrsm##S, TS_D, TRSM, CBLAS##A)  \
+    X(P##cblas_ctrsm##S, TS_C, TRSM, CBLAS##A)  \
+    X(P##cblas_ztrsm##S, TS_Z, TRSM, CBLAS##A)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
 
@@ -180,8 +161,9 @@ _Static_assert
 
 static inline ts_routine ts_gemm_routine(ts_prec p) { return (ts_routine)p; }
 
-/* Each ILP64 block starts the same way, so the Fortran GEMM of a routine's
- * own family (LP64, 64_ or scipy_..64_) and precision is found by offset. */
+/* Each block starts the same way, so the Fortran GEMM of a routine's own
+ * family (LP64, 64_, scipy_..64_ or scipy_) and precision is found by
+ * offset. */
 #ifdef __cplusplus
 static_assert
 #else
@@ -189,14 +171,18 @@ _Static_assert
 #endif
     (TS_R_dgemm_64_ == TS_R_sgemm_64_ + (int)TS_D && TS_R_zgemm_64_ == TS_R_sgemm_64_ + (int)TS_Z &&
          TS_R_scipy_dgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_D &&
-         TS_R_scipy_zgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_Z,
-     "each ILP64 block starts with its Fortran GEMMs, in precision order");
+         TS_R_scipy_zgemm_64_ == TS_R_scipy_sgemm_64_ + (int)TS_Z &&
+         TS_R_scipy_dgemm_ == TS_R_scipy_sgemm_ + (int)TS_D && TS_R_scipy_zgemm_ == TS_R_scipy_sgemm_ + (int)TS_Z,
+     "each block starts with its Fortran GEMMs, in precision order");
 
 /* The Fortran GEMM of routine r's family in r's precision: what finishes a
  * call on the CPU with the integers the family takes. */
 static inline ts_routine ts_family_gemm_routine(ts_routine r)
 {
-    int first = r >= TS_R_scipy_sgemm_64_ ? TS_R_scipy_sgemm_64_ : r >= TS_R_sgemm_64_ ? TS_R_sgemm_64_ : TS_R_sgemm_;
+    int first = r >= TS_R_scipy_sgemm_      ? TS_R_scipy_sgemm_
+                : r >= TS_R_scipy_sgemm_64_ ? TS_R_scipy_sgemm_64_
+                : r >= TS_R_sgemm_64_       ? TS_R_sgemm_64_
+                                            : TS_R_sgemm_;
     return (ts_routine)(first + (int)ts_routine_prec(r));
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cblas.h"
 #include "util/configuration.h"
 #include "cpu/forward_level3.h"
 #include "util/log.h"
@@ -87,51 +88,25 @@ ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)
     if (atomic_compare_exchange_strong_explicit(&ts_cpu_resolved[r], &none, fn, memory_order_acq_rel,
                                                 memory_order_acquire)) {
         Dl_info info;
-        ts_log(2, "%s served by %s", ts_routine_symbol(r),
-               dladdr(sym, &info) && info.dli_fname && info.dli_fname[0] ? info.dli_fname : "the program");
+        const ElfW(Sym) *entry = NULL;
+        int found = dladdr1(sym, &info, (void **)&entry, RTLD_DL_SYMENT);
+        /* A protected definition (the wheels' OpenBLAS) binds its own
+         * library's calls to it, its LAPACK's, inside that library. */
+        int protected = found && entry && ELF64_ST_VISIBILITY(entry->st_other) == STV_PROTECTED;
+        ts_log(2, "%s served by %s%s", ts_routine_symbol(r),
+               found && info.dli_fname && info.dli_fname[0] ? info.dli_fname : "the program",
+               protected ? " (protected: that library's own LAPACK calls it directly, not through tsshim)" : "");
     }
     return fn;
 }
 
-/* A CBLAS_64 GEMM: the routine's own type has 64-bit integers. */
-static void forward_cblas64(void (*fn)(void), ts_prec p, const ts_cblas_args *a)
-{
-    switch (p) {
-    case TS_S:
-        ((ts_cblas_sgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
-                                  a->lda, a->b, a->ldb, *(const float *)a->beta, a->c, a->ldc);
-        break;
-    case TS_D:
-        ((ts_cblas_dgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const double *)a->alpha,
-                                  a->a, a->lda, a->b, a->ldb, *(const double *)a->beta, a->c, a->ldc);
-        break;
-    default:
-        ((ts_cblas_cgemm64_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, a->alpha, a->a, a->lda, a->b,
-                                  a->ldb, a->beta, a->c, a->ldc);
-    }
-}
+#define GEMM_ARGS(SCALAR)                                                                               \
+    a->layout, a->transa, a->transb, a->m, a->n, a->k, SCALAR(a->alpha), a->a, a->lda, a->b, a->ldb,        \
+        SCALAR(a->beta), a->c, a->ldc
 
 void ts_forward_cblas(ts_routine r, const ts_cblas_args *a)
 {
-    /* Back to the routine's own type, through the generic function type. */
-    void (*fn)(void) = (void (*)(void))ts_cpu_gemm(r);
-    if (ts_routine_ilp64(r)) {
-        forward_cblas64(fn, ts_routine_prec(r), a);
-        return;
-    }
-    switch (ts_routine_prec(r)) {
-    case TS_S:
-        ((ts_cblas_sgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const float *)a->alpha, a->a,
-                             a->lda, a->b, a->ldb, *(const float *)a->beta, a->c, a->ldc);
-        break;
-    case TS_D:
-        ((ts_cblas_dgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, *(const double *)a->alpha, a->a,
-                             a->lda, a->b, a->ldb, *(const double *)a->beta, a->c, a->ldc);
-        break;
-    default:
-        ((ts_cblas_cgemm_fn)fn)(a->layout, a->transa, a->transb, a->m, a->n, a->k, a->alpha, a->a, a->lda, a->b,
-                             a->ldb, a->beta, a->c, a->ldc);
-    }
+    TS_CBLAS_FORWARD(ts_cpu_gemm(r), ts_routine_prec(r), ts_routine_ilp64(r), GEMM, GEMM_ARGS);
 }
 
 void ts_forward(const ts_call *c)

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include "common/call.h"
+#include "common/cblas.h"
 
 /* The gfortran ABI of ?gemm_: everything by reference, then the hidden
  * lengths of the two character arguments. */
@@ -16,20 +17,14 @@ typedef void (*ts_gemm64_fn)(const char *, const char *, const int64_t *, const 
                              const void *, const void *, const int64_t *, const void *, const int64_t *,
                              const void *, void *, const int64_t *, size_t, size_t);
 
-/* The CBLAS GEMMs: real scalars by value, complex ones (C and Z) by pointer. */
-typedef void (*ts_cblas_sgemm_fn)(int, int, int, int, int, int, float, const void *, int, const void *, int, float,
-                                  void *, int);
-typedef void (*ts_cblas_dgemm_fn)(int, int, int, int, int, int, double, const void *, int, const void *, int, double,
-                                  void *, int);
-typedef void (*ts_cblas_cgemm_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *, int,
-                                  const void *, void *, int);
-/* The same with 64-bit integers (CBLAS_64 rows). */
-typedef void (*ts_cblas_sgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, float, const void *, int64_t,
-                                    const void *, int64_t, float, void *, int64_t);
-typedef void (*ts_cblas_dgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, double, const void *, int64_t,
-                                    const void *, int64_t, double, void *, int64_t);
-typedef void (*ts_cblas_cgemm64_fn)(int, int, int, int64_t, int64_t, int64_t, const void *, const void *, int64_t,
-                                    const void *, int64_t, const void *, void *, int64_t);
+/* The CBLAS GEMMs: real scalars by value, complex ones (C and Z) by
+ * pointer; 64-bit integers for the CBLAS_64 rows. */
+typedef void(*ts_cblas_sgemm_fn) TS_CBLAS_GEMM_PARAMS(float, int);
+typedef void(*ts_cblas_dgemm_fn) TS_CBLAS_GEMM_PARAMS(double, int);
+typedef void(*ts_cblas_cgemm_fn) TS_CBLAS_GEMM_PARAMS(const void *, int);
+typedef void(*ts_cblas_sgemm64_fn) TS_CBLAS_GEMM_PARAMS(float, int64_t);
+typedef void(*ts_cblas_dgemm64_fn) TS_CBLAS_GEMM_PARAMS(double, int64_t);
+typedef void(*ts_cblas_cgemm64_fn) TS_CBLAS_GEMM_PARAMS(const void *, int64_t);
 
 /* Calls the CPU BLAS with the arguments exactly as received (the routine's
  * own interface: Fortran or CBLAS). */
@@ -46,9 +41,11 @@ void ts_forward_cblas(ts_routine r, const ts_cblas_args *a);
 
 /* The CPU BLAS's routine r, resolved on its first use: TSSHIM_CPU_BLAS,
  * then dlsym(RTLD_NEXT), then any other loaded object that defines it (BLAS
- * libraries loaded with dlopen(RTLD_LOCAL), such as NumPy's, possibly after
- * the program started).  Never the shim itself.  TSSHIM_VERBOSE>=2 names
- * the library that serves it, once.  When no BLAS defines it the process
+ * libraries loaded with dlopen(RTLD_LOCAL), such as NumPy's and SciPy's,
+ * possibly after the program started).  Never the shim itself.
+ * TSSHIM_VERBOSE>=2 names the library that serves it, once, and says when
+ * its definition is protected (its own LAPACK's calls never reach the
+ * shim).  When no BLAS defines it the process
  * cannot run: one line says how to fix it and the process exits with status
  * 127. */
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);

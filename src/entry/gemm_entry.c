@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend/gpu_backend.h"
+#include "common/cblas.h"
 #include "cpu/cpu_blas.h"
 #include "dispatch/dispatch.h"
 #include "route/route.h"
@@ -145,13 +146,6 @@ void ts_gemm_fortran64(ts_routine r, const char *transa, const char *transb, con
     ts_dispatch(&call);
 }
 
-/* CBLAS's transpose enums (CblasNoTrans, CblasTrans, CblasConjTrans) as
- * BLAS letters; anything else is invalid, and validation forwards it so
- * that the CPU BLAS's cblas_xerbla reports it. */
-static char cblas_trans(int t) { return t == 111 ? 'N' : t == 112 ? 'T' : t == 113 ? 'C' : '?'; }
-
-enum { CBLAS_ROW_MAJOR = 101, CBLAS_COL_MAJOR = 102 };
-
 void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args)
 {
     if (ts_gate_forwards_dims(r, args->m, args->n, args->k, args->alpha)) {
@@ -161,10 +155,10 @@ void ts_cblas_gemm(ts_routine r, const ts_cblas_args *args)
     }
     /* A row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T
      * on the same memory: the operands and their dimensions swap. */
-    int row = args->layout == CBLAS_ROW_MAJOR;
+    int row = args->layout == TS_CBLAS_ROW_MAJOR;
     const ts_cblas_args *x = args;
-    char ta = cblas_trans(row ? x->transb : x->transa), tb = cblas_trans(row ? x->transa : x->transb);
-    if (x->layout != CBLAS_ROW_MAJOR && x->layout != CBLAS_COL_MAJOR)
+    char ta = ts_cblas_trans(row ? x->transb : x->transa), tb = ts_cblas_trans(row ? x->transa : x->transb);
+    if (x->layout != TS_CBLAS_ROW_MAJOR && x->layout != TS_CBLAS_COL_MAJOR)
         ta = '?';
     ts_call call;
     ts_call_init(&call, r, ta, tb, row ? x->n : x->m, row ? x->m : x->n, x->k, x->alpha, row ? x->b : x->a,

@@ -3,6 +3,7 @@
 #include "cpu/cpu_blas.h"
 #include "cpu/forward_level3.h"
 #include "dispatch/dispatch.h"
+#include "common/cblas.h"
 #include "common/scalars.h"
 #include "entry/gemm_entry.h"
 
@@ -80,11 +81,6 @@ void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *x)
 
 /* CBLAS's enums as BLAS letters; anything else is '?', which validation
  * refuses, so the CPU BLAS's cblas_xerbla reports it. */
-enum {
-    ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS = 113, UPPER = 121, LOWER = 122,
-    NON_UNIT = 131, UNIT = 132, LEFT = 141, RIGHT = 142
-};
-
 static char cblas_letter(int v, int a, char la, int b, char lb) { return v == a ? la : v == b ? lb : '?'; }
 
 /* A row-major call is the column-major one on the transposed storage:
@@ -95,9 +91,9 @@ static char cblas_letter(int v, int a, char la, int b, char lb) { return v == a 
  * given, before any flip). */
 static char syrk_trans(const ts_syrk_cblas_args *x, int herk, int complex)
 {
-    char t = x->trans == NO_TRANS ? 'N' : x->trans == TRANS ? 'T' : x->trans == CONJ_TRANS ? 'C' : '?';
-    if (x->layout != ROW_MAJOR || t == '?')
-        return x->layout == COL_MAJOR ? t : '?';
+    char t = ts_cblas_trans(x->trans);
+    if (x->layout != TS_CBLAS_ROW_MAJOR || t == '?')
+        return x->layout == TS_CBLAS_COL_MAJOR ? t : '?';
     if (t == 'N')
         return herk ? 'C' : 'T';
     if (herk)
@@ -112,30 +108,28 @@ void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
         ts_forward_received(r, x);
         return;
     }
-    int row = x->layout == ROW_MAJOR;
-    char uplo = cblas_letter(x->uplo, UPPER, row ? 'L' : 'U', LOWER, row ? 'U' : 'L');
+    int row = x->layout == TS_CBLAS_ROW_MAJOR;
+    char uplo = cblas_letter(x->uplo, TS_CBLAS_UPPER, row ? 'L' : 'U', TS_CBLAS_LOWER, row ? 'U' : 'L');
     char trans = syrk_trans(x, ts_routine_args(r) == TS_ARGS_HERK, ts_prec_is_complex(ts_routine_prec(r)));
     run_syrk(r, uplo, trans, x->n, x->k, x->alpha, x->a, x->lda, x->beta, x->c, x->ldc, x);
 }
 
 void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *x)
 {
-    char side = cblas_letter(x->side, LEFT, 'L', RIGHT, 'R');
+    char side = cblas_letter(x->side, TS_CBLAS_LEFT, 'L', TS_CBLAS_RIGHT, 'R');
     if (ts_gate_forwards_dims(r, x->m, x->n, trsm_order(side, x->m, x->n), x->alpha)) {
         ts_gate_open_lane(r);
         ts_forward_received(r, x);
         return;
     }
-    int row = x->layout == ROW_MAJOR;
+    int row = x->layout == TS_CBLAS_ROW_MAJOR;
     if (row)
-        side = cblas_letter(x->side, LEFT, 'R', RIGHT, 'L');
-    char uplo = cblas_letter(x->uplo, UPPER, row ? 'L' : 'U', LOWER, row ? 'U' : 'L');
-    char transa = cblas_letter(x->transa, NO_TRANS, 'N', TRANS, 'T');
-    if (x->transa == CONJ_TRANS)
-        transa = 'C';
-    if (!row && x->layout != COL_MAJOR)
+        side = cblas_letter(x->side, TS_CBLAS_LEFT, 'R', TS_CBLAS_RIGHT, 'L');
+    char uplo = cblas_letter(x->uplo, TS_CBLAS_UPPER, row ? 'L' : 'U', TS_CBLAS_LOWER, row ? 'U' : 'L');
+    char transa = ts_cblas_trans(x->transa);
+    if (!row && x->layout != TS_CBLAS_COL_MAJOR)
         transa = '?';
-    char diag = cblas_letter(x->diag, NON_UNIT, 'N', UNIT, 'U');
+    char diag = cblas_letter(x->diag, TS_CBLAS_NON_UNIT, 'N', TS_CBLAS_UNIT, 'U');
     run_trsm(r, side, uplo, transa, diag, row ? x->n : x->m, row ? x->m : x->n, x->alpha, x->a, x->lda, x->b,
              x->ldb, x);
 }
