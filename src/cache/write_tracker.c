@@ -51,7 +51,8 @@ typedef struct {
     struct page_region vec[SCAN_BATCH]; /* the kernel's answers to the calling thread's walks */
 } tracker_state;
 
-static tracker_state g = {.lock = PTHREAD_MUTEX_INITIALIZER, .fork_once = PTHREAD_ONCE_INIT, .fds = {.uffd = -1, .pagemap = -1}};
+static tracker_state g = {
+    .lock = PTHREAD_MUTEX_INITIALIZER, .fork_once = PTHREAD_ONCE_INIT, .fds = {.uffd = -1, .pagemap = -1}};
 
 static void close_descriptors(void)
 {
