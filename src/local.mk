@@ -26,6 +26,13 @@ src_libtscore_la_SOURCES = \
 	src/learn/learned_rates.c src/learn/learned_rates.h \
 	src/learn/learned_store.c src/learn/learned_store.h \
 	src/cache/write_tracker.c src/cache/write_tracker.h \
+	src/cache/write_protect.c src/cache/write_protect.h \
+	src/cache/pagemap_scan.c src/cache/pagemap_scan.h \
+	src/cache/parallel_scan.c src/cache/parallel_scan.h \
+	src/cache/memory_maps.c src/cache/memory_maps.h src/cache/track_util.h \
 	src/cache/operand_cache.c src/cache/operand_cache.h \
+	src/cache/cache_directory.c src/cache/cache_directory.h \
+	src/cache/reuse_predictor.c src/cache/reuse_predictor.h \
+	src/cache/cache_proof.c \
 	src/entry/lifecycle.c
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

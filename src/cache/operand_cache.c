@@ -1,87 +1,19 @@
+/* The operand cache's public face (operand_cache.h): a call's look, its
+ * run with the cached copies and the second run when a proof finds a write
+ * (ts_cache_gemm), its release, the exit report and the forked child.  The
+ * parts: cache_directory.c (the entries and the cache's state, one
+ * struct), reuse_predictor.c (which ranges earn an upload), cache_proof.c
+ * (ts_cache_prove, while the device computes). */
 #include "cache/operand_cache.h"
 
+#include "cache/cache_directory.h"
 #include "common/clock.h"
-
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
 #include "common/mpi_launcher.h"
 #include "util/log.h"
-#include "cache/write_tracker.h"
 
-/* Stale spans an entry records before it merges them into one. */
-enum { STALE_MAX = 16, SIGHTINGS = 64 };
-
-/* The entry's bytes in its first or last page where that page holds other
- * memory too (an array on malloc's heap): the tracker sees pages, so the
- * neighbours' writes read as writes to the operand.  The device copy holds
- * exactly these bytes there (they are sent from here), so a reported write
- * that left the host's bytes equal to them changed nothing. */
-typedef struct {
-    size_t off, len;
-    char *bytes;
-} edge;
-
-struct ts_cache_entry {
-    char *host;
-    size_t len;
-    char *dev;
-    ts_track *track;
-    ts_track_span stale[STALE_MAX]; /* written since copied: to send before use (may overlap) */
-    size_t nstale;
-    unsigned long last_use;
-    int refs;                       /* calls using it now: never freed under them */
-    int quiet;                      /* the tracker's last word on it: nothing written */
-    unsigned long news;             /* looks that reported a write (or the range gone), by any call */
-    int dead;                       /* no longer found; freed when the last call lets go */
-    edge edges[2];                  /* first and last page, where shared */
-    struct ts_cache_entry *next;
-};
-typedef struct ts_cache_entry entry;
-
-/* An operand as bytes: `cols` columns of `rows` bytes, `ld` bytes apart. */
-typedef struct {
-    char *host;
-    size_t rows, cols, ld, len;
-} view;
-
-/* Host ranges calls used, for the cost model's guess that a range used
- * before will be used again (hash of the address, last writer wins). */
-typedef struct {
-    const char *host;
-    size_t len;
-    unsigned count;
-    int churns; /* found mostly rewritten between two uses: never cached again */
-} sighting;
-
-static struct {
-    unsigned long long hits, refreshed, created, saved, resent, evicted, invalid, churned, failed, untracked, no_room,
-        rerun, neighbours;
-} count;
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static entry *entries;
-static size_t used, budget;
-static int budget_known;
-static unsigned long tick;
-static const ts_gpu_ops *gpu;
-static sighting sightings[SIGHTINGS];
-static char untracked_why[160];
-static int available = -1; /* asked once, under the lock */
-static char unavailable_why[160];
-
-static int usable(void)
-{
-    if (available < 0)
-        available = ts_tracker_available(unavailable_why, sizeof unavailable_why);
-    return available;
-}
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* TSSHIM_CACHE=-1 (the default) keeps the cache off under an MPI launcher:
  * there other processes and the network card write a rank's memory
@@ -113,218 +45,14 @@ static int operand_view(const ts_call *c, int op, view *v)
     return (int64_t)v->len >= TS_CACHE_MIN_BYTES && 2 * v->rows * v->cols >= v->len;
 }
 
-static void add_stale(entry *e, size_t off, size_t len)
-{
-    if (!len)
-        return;
-    if (e->nstale == STALE_MAX) {
-        size_t lo = e->stale[0].offset, hi = e->stale[0].offset + e->stale[0].len;
-        for (size_t i = 1; i < e->nstale; i++) {
-            size_t a = e->stale[i].offset, b = a + e->stale[i].len;
-            lo = a < lo ? a : lo;
-            hi = b > hi ? b : hi;
-        }
-        e->stale[0] = (ts_track_span){ lo, hi - lo };
-        e->nstale = 1;
-    }
-    e->stale[e->nstale++] = (ts_track_span){ off, len };
-}
-
-/* Finds e's shared first and last pages and keeps their bytes; an edge
- * without room for its copy stays unset (its page's writes then count). */
-static void edges_find(entry *e)
-{
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), s = (uintptr_t)e->host, end = s + e->len;
-    if (s % page)
-        e->edges[0] = (edge){ 0, page - s % page, NULL };
-    if (end % page)
-        e->edges[1] = (edge){ e->len - end % page, end % page, NULL };
-    for (int i = 0; i < 2; i++)
-        if (e->edges[i].len && (e->edges[i].len > e->len || !(e->edges[i].bytes = malloc(e->edges[i].len))))
-            e->edges[i] = (edge){ 0, 0, NULL };
-}
-
-/* Sends bytes [off, off + len) of e's range to its copy, adding the bytes
- * sent to *sent: a shared edge they touch goes whole, from a fresh copy of
- * the host's bytes (the device then holds what the edge keeps), the rest
- * straight from the host. */
-static int send_span(entry *e, size_t off, size_t len, const ts_config *cfg, size_t *sent)
-{
-    size_t a = off, b = off + len;
-    for (int i = 0; i < 2; i++) {
-        edge *g = &e->edges[i];
-        if (!g->len || a >= g->off + g->len || b <= g->off)
-            continue;
-        memcpy(g->bytes, e->host + g->off, g->len);
-        if (gpu->cache_upload(e->dev + g->off, g->bytes, g->len, cfg))
-            return -1;
-        *sent += g->len;
-        if (i == 0)
-            a = g->len; /* the first page's edge starts the range */
-        else
-            b = g->off;
-    }
-    if (a < b && gpu->cache_upload(e->dev + a, e->host + a, b - a, cfg))
-        return -1;
-    *sent += a < b ? b - a : 0;
-    return 0;
-}
-
-static void edges_free(entry *e)
-{
-    free(e->edges[0].bytes);
-    free(e->edges[1].bytes);
-}
-
-static int edge_unchanged(const entry *e, int i)
-{
-    const edge *g = &e->edges[i];
-    return g->len && !memcmp(e->host + g->off, g->bytes, g->len);
-}
-
-/* Takes in what the tracker reports: written spans become stale, less any
- * shared edge whose bytes are unchanged. */
-static ts_track_state take_news(entry *e)
-{
-    ts_track_span sp[STALE_MAX];
-    size_t n = 0, kept = 0;
-    ts_track_state s = ts_track_changed(e->track, sp, STALE_MAX, &n);
-    /* An unset edge is never unchanged: its page's writes all count. */
-    const int head_same = s == TS_TRACK_WRITTEN && edge_unchanged(e, 0);
-    const int tail_same = s == TS_TRACK_WRITTEN && edge_unchanged(e, 1);
-    for (size_t i = 0; s == TS_TRACK_WRITTEN && i < n; i++) {
-        size_t a = sp[i].offset, b = a + sp[i].len;
-        if (head_same && a < e->edges[0].len)
-            a = e->edges[0].len;
-        if (tail_same && b > e->edges[1].off)
-            b = e->edges[1].off;
-        if (a < b) {
-            add_stale(e, a, b - a);
-            kept++;
-        }
-    }
-    if (s == TS_TRACK_WRITTEN && !kept) {
-        count.neighbours++;
-        s = TS_TRACK_CLEAN;
-    }
-    /* Bytes still to send (a write found by a proof, say) are news too:
-     * until they are sent and a later look finds nothing new, calls ask
-     * first, where acquire can drop a work array rewritten every time. */
-    e->quiet = s == TS_TRACK_CLEAN && e->nstale == 0;
-    e->news += s != TS_TRACK_CLEAN;
-    return s;
-}
-
-static size_t stale_bytes(const entry *e)
-{
-    size_t s = 0;
-    for (size_t i = 0; i < e->nstale; i++)
-        s += e->stale[i].len;
-    return s;
-}
-
-static void destroy(entry *e)
-{
-    for (entry **p = &entries; *p; p = &(*p)->next)
-        if (*p == e) {
-            *p = e->next;
-            break;
-        }
-    ts_track_end(e->track);
-    gpu->cache_free(e->dev);
-    used -= e->len;
-    edges_free(e);
-    free(e);
-}
-
-static void drop_entry(entry *e, unsigned long long *cause)
-{
-    if (!e->dead)
-        (*cause)++;
-    e->dead = 1;
-    if (!e->refs)
-        destroy(e);
-}
-
-static void unref(entry *e)
-{
-    if (--e->refs == 0 && e->dead)
-        destroy(e);
-}
-
-static sighting *sighting_of(const char *host, size_t len)
-{
-    sighting *s = &sightings[((uintptr_t)host >> 12 ^ len) % SIGHTINGS];
-    if (s->host != host || s->len != len)
-        *s = (sighting){ host, len, 0, 0 };
-    return s;
-}
-
-/* Drops e when the program rewrote most of it since its last use and no
- * call but the asking one (holding `mine` references) uses it: a work
- * array rewritten every iteration costs a fault per page for each write
- * while tracked, more than sending it again, so its range is not cached
- * again. */
-static int dropped_as_rewritten(entry *e, int mine)
-{
-    if (e->refs > mine || 2 * stale_bytes(e) < e->len)
-        return 0;
-    sighting_of(e->host, e->len)->churns = 1;
-    drop_entry(e, &count.churned);
-    return 1;
-}
-
-static int holds(const entry *e, const view *v) { return v->host >= e->host && v->host + v->len <= e->host + e->len; }
-
-/* The live entry whose range holds v, with the tracker's news taken in and
- * a reference for the caller; entries the tracker disowns are dropped, and
- * so are those the program rewrote mostly since their last use
- * (dropped_as_rewritten).  With `defer`, an entry the tracker last found unwritten is
- * taken without asking it now: the call sets *deferred and asks later,
- * while the device computes (ts_cache_prove), which hides the walk of a
- * large operand's pages; an entry written lately is asked now, since a
- * write found that late costs the call a second run. */
-static entry *acquire(const view *v, int defer, int *deferred)
-{
-    for (entry *e = entries, *next; e; e = next) {
-        next = e->next;
-        if (e->dead || !holds(e, v))
-            continue;
-        if (defer && e->quiet) {
-            *deferred = 1;
-            e->refs++;
-            return e;
-        }
-        if (take_news(e) == TS_TRACK_INVALID) {
-            drop_entry(e, &count.invalid);
-            continue;
-        }
-        if (dropped_as_rewritten(e, 0))
-            continue;
-        e->refs++;
-        return e;
-    }
-    return NULL;
-}
-
-/* A range seen in n earlier calls is expected in about n more (the longer
- * a pattern lasted, the longer it lasts): the model spreads its upload over
- * them. */
-static double expected_resident(const view *v)
-{
-    sighting *s = sighting_of(v->host, v->len);
-    unsigned n = s->churns ? 0 : s->count;
-    s->count += s->count < 1000;
-    return (double)(v->rows * v->cols) * n / (n + 1.0);
-}
-
 /* The entry for operand op, referenced: A's when it holds B too (a Gram
  * matrix's two operands are one array), with A's standing with the
- * tracker; else acquire's, recorded in c->unproven when it asked nothing. */
+ * tracker; else ts_dir_acquire's, recorded in c->unproven when it asked
+ * nothing. */
 static entry *take_entry(ts_call *c, int op, const view *v, int defer)
 {
     entry *a = op == TS_OP_B ? c->cached[TS_OP_A] : NULL;
-    if (a && !a->dead && holds(a, v)) {
+    if (a && !a->dead && ts_dir_holds(a, v)) {
         a->refs++;
         if (c->unproven & 1u << TS_OP_A) {
             c->unproven |= 1u << op;
@@ -333,7 +61,7 @@ static entry *take_entry(ts_call *c, int op, const view *v, int defer)
         return a;
     }
     int deferred = 0;
-    entry *e = acquire(v, defer, &deferred);
+    entry *e = ts_dir_acquire(v, defer, &deferred);
     if (e && deferred) {
         c->unproven |= 1u << op;
         c->cache_news[op] = e->news;
@@ -343,144 +71,26 @@ static entry *take_entry(ts_call *c, int op, const view *v, int defer)
 
 void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
 {
+    ts_cache_state *const cache = ts_cache();
     /* A device operand runs the call on its own device, not the cache's. */
     if (!cache_on(cfg) || c->device >= 0)
         return;
     view v;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&cache->lock);
     for (int op = 0; op < TS_NCACHED; op++) {
         if (!operand_view(c, op, &v))
             continue;
-        entry *e = g && usable() ? (gpu = g, take_entry(c, op, &v, 1)) : NULL;
+        entry *e = g && ts_dir_usable() ? (cache->gpu = g, take_entry(c, op, &v, 1)) : NULL;
         if (e) {
-            size_t stale = stale_bytes(e), elems = v.rows * v.cols;
+            size_t stale = ts_dir_stale_bytes(e), elems = v.rows * v.cols;
             c->cached[op] = e;
             c->resident[op] = stale < elems ? (double)(elems - stale) : 0.0;
-        } else if (usable() && (!budget_known || v.len <= budget)) {
+        } else if (ts_dir_usable() && (!cache->budget_known || v.len <= cache->budget)) {
             /* Only what the cache could keep earns its upload back. */
-            c->resident[op] = expected_resident(&v);
+            c->resident[op] = ts_reuse_expected_resident(&cache->reuse, v.host, v.len, v.rows * v.cols);
         }
     }
-    pthread_mutex_unlock(&lock);
-}
-
-/* Room for `len` more bytes, evicting the least recently used entries no
- * call is using. */
-static int make_room(size_t len)
-{
-    while (used + len > budget) {
-        entry *lru = NULL;
-        for (entry *e = entries; e; e = e->next)
-            if (!e->refs && (!lru || e->last_use < lru->last_use))
-                lru = e;
-        if (!lru)
-            return 0;
-        drop_entry(lru, &count.evicted);
-    }
-    return 1;
-}
-
-/* A new entry for v, referenced, its copy sent. */
-static entry *create(ts_call *c, const view *v, const ts_config *cfg)
-{
-    char why[160];
-    if (v->len > budget || !make_room(v->len)) {
-        count.no_room++;
-        return NULL;
-    }
-    /* Tracking starts before the copy: a write racing with it is reported
-     * at the next look. */
-    ts_track *t = ts_track_begin(v->host, v->len, why, sizeof why);
-    if (!t) {
-        if (!count.untracked++)
-            snprintf(untracked_why, sizeof untracked_why, "%s", why);
-        return NULL;
-    }
-    entry *e = calloc(1, sizeof *e);
-    char *dev = e ? gpu->cache_alloc(v->len) : NULL;
-    if (e) {
-        *e = (entry){ .host = v->host, .len = v->len, .dev = dev, .track = t, .refs = 1 };
-        edges_find(e);
-    }
-    size_t sent = 0;
-    if (!dev || send_span(e, 0, v->len, cfg, &sent)) {
-        if (dev)
-            gpu->cache_free(dev);
-        if (e)
-            edges_free(e);
-        free(e);
-        ts_track_end(t);
-        count.failed++;
-        return NULL;
-    }
-    e->next = entries;
-    entries = e;
-    used += v->len;
-    count.created++;
-    c->bytes_h2d += sent;
-    return e;
-}
-
-/* Sends the stale spans; 0 when the copy equals the host now. */
-static int refresh(ts_call *c, entry *e, const ts_config *cfg)
-{
-    for (size_t i = 0; i < e->nstale; i++) {
-        ts_log(3, "cache: sending bytes %zu..%zu of the copy of %p (%zu bytes), written since it was made",
-               e->stale[i].offset, e->stale[i].offset + e->stale[i].len, (void *)e->host, e->len);
-        size_t sent = 0;
-        int err = send_span(e, e->stale[i].offset, e->stale[i].len, cfg, &sent);
-        count.resent += sent;
-        c->bytes_h2d += sent;
-        if (err)
-            return -1;
-    }
-    e->nstale = 0;
-    return 0;
-}
-
-/* The lock within about PROVE_WAIT_NS, else 0.  The backend proves while
- * it holds its staging ring, which a thread holding the lock may be
- * waiting for (an upload in create or refresh): blocking here could
- * deadlock, and giving up only costs the call its second run. */
-#define PROVE_WAIT_NS 2000000L
-static int lock_soon(void)
-{
-    for (long waited = 0; pthread_mutex_trylock(&lock); waited += 20000) {
-        if (waited >= PROVE_WAIT_NS)
-            return 0;
-        nanosleep(&(struct timespec){ 0, 20000 }, NULL);
-    }
-    return 1;
-}
-
-int ts_cache_prove(ts_call *c)
-{
-    double t0 = ts_now();
-    if (!lock_soon()) {
-        /* Unasked still: the second run's prepare asks (ts_cache_gemm). */
-        c->unproven = 0;
-        return -1;
-    }
-    int all_current = 1;
-    const entry *asked = NULL;
-    for (int op = 0; op < TS_NCACHED; op++) {
-        entry *e = c->cached[op];
-        if (!e || !(c->unproven & 1u << op))
-            continue;
-        if (e != asked) {
-            asked = e;
-            if (take_news(e) == TS_TRACK_INVALID)
-                drop_entry(e, &count.invalid);
-        }
-        /* Any write reported since the call took the copy, to this look
-         * or to another thread's (which may have sent it meanwhile, under
-         * the device's reads): the call's result may not be kept. */
-        all_current &= e->news == c->cache_news[op];
-    }
-    c->unproven = 0;
-    pthread_mutex_unlock(&lock);
-    c->prove_seconds += ts_now() - t0;
-    return all_current ? 0 : -1;
+    pthread_mutex_unlock(&cache->lock);
 }
 
 /* ts_cache_gemm's first part: the device copies equal to the host as far
@@ -488,6 +98,7 @@ int ts_cache_prove(ts_call *c)
  * ts_cache_prove with `defer`). */
 static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int defer)
 {
+    ts_cache_state *const cache = ts_cache();
     view v;
     /* Only a copy the call reads awaits proof: none until one is set up. */
     unsigned looked = c->unproven;
@@ -510,15 +121,15 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
     if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20))
         return;
     double t0 = ts_now();
-    pthread_mutex_lock(&lock);
-    if (!usable()) {
-        pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&cache->lock);
+    if (!ts_dir_usable()) {
+        pthread_mutex_unlock(&cache->lock);
         return;
     }
-    gpu = g;
-    if (!budget_known) {
-        budget = g->cache_budget(cfg);
-        budget_known = 1;
+    cache->gpu = g;
+    if (!cache->budget_known) {
+        cache->budget = g->cache_budget(cfg);
+        cache->budget_known = 1;
     }
     for (int op = 0; op < TS_NCACHED; op++) {
         if (!operand_view(c, op, &v))
@@ -531,13 +142,13 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
         if (e && (looked & bit)) {
             if (defer)
                 c->unproven |= bit;
-            else if (!e->dead && take_news(e) == TS_TRACK_INVALID)
-                drop_entry(e, &count.invalid);
+            else if (!e->dead && ts_dir_take_news(e) == TS_TRACK_INVALID)
+                ts_dir_drop(e, &cache->count.invalid);
             else if (!e->dead)
-                dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
+                ts_dir_dropped_as_rewritten(e, (c->cached[TS_OP_A] == e) + (c->cached[TS_OP_B] == e));
         }
         if (e && e->dead) {
-            unref(e);
+            ts_dir_unref(e);
             e = c->cached[op] = NULL;
             c->unproven &= ~bit;
         }
@@ -547,14 +158,14 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
         const char *state = "hit";
         if (!e) {
             c->unproven &= ~bit;
-            if (sighting_of(v.host, v.len)->churns)
+            if (ts_reuse_churned(&cache->reuse, v.host, v.len))
                 continue;
-            e = create(c, &v, cfg);
+            e = ts_dir_create(c, &v, cfg);
             state = "new";
         } else if (e->nstale) {
-            if (refresh(c, e, cfg)) {
-                drop_entry(e, &count.failed);
-                unref(e);
+            if (ts_dir_refresh(c, e, cfg)) {
+                ts_dir_drop(e, &cache->count.failed);
+                ts_dir_unref(e);
                 e = NULL;
             }
             state = "refreshed";
@@ -565,21 +176,22 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
             continue;
         }
         if (state[0] != 'n') {
-            count.hits += state[0] == 'h';
-            count.refreshed += state[0] == 'r';
-            count.saved += v.rows * v.cols;
+            cache->count.hits += state[0] == 'h';
+            cache->count.refreshed += state[0] == 'r';
+            cache->count.saved += v.rows * v.cols;
         }
         c->cache_state[op] = state;
-        e->last_use = ++tick;
+        e->last_use = ++cache->tick;
         c->cache_dev[op] = e->dev + (v.host - e->host);
     }
     c->prove = c->unproven ? ts_cache_prove : NULL;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&cache->lock);
     c->cache_seconds += ts_now() - t0;
 }
 
 int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
+    ts_cache_state *const cache = ts_cache();
     prepare(c, cfg, g, 1);
     /* The copies this run takes unasked: the proof clears c->unproven
      * whether or not it could ask (it gives up when the lock stays taken),
@@ -588,16 +200,16 @@ int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
     int rc = g->gemm(c, cfg, why, why_len);
     if (rc != TS_GPU_STALE)
         return rc;
-    pthread_mutex_lock(&lock);
-    count.rerun++;
+    pthread_mutex_lock(&cache->lock);
+    cache->count.rerun++;
     /* Not hits after all: the second run counts what it does. */
     view v;
     for (int op = 0; op < TS_NCACHED; op++)
         if (c->cache_state[op] && c->cache_state[op][0] == 'h' && operand_view(c, op, &v)) {
-            count.hits--;
-            count.saved -= v.rows * v.cols;
+            cache->count.hits--;
+            cache->count.saved -= v.rows * v.cols;
         }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&cache->lock);
     /* The call's GPU time is both runs' (the learned rates see it). */
     double first_s = c->gpu_seconds;
     c->unproven = unasked;
@@ -614,36 +226,40 @@ int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
 
 void ts_cache_finish(ts_call *c)
 {
+    ts_cache_state *const cache = ts_cache();
     if (!c->cached[TS_OP_A] && !c->cached[TS_OP_B])
         return;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&cache->lock);
     for (int op = 0; op < TS_NCACHED; op++)
         if (c->cached[op]) {
-            unref(c->cached[op]);
+            ts_dir_unref(c->cached[op]);
             c->cached[op] = NULL;
         }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&cache->lock);
 }
 
 void ts_cache_report(void)
 {
-    if (available == 0) {
-        ts_log(1, "cache unavailable: %s", unavailable_why);
+    ts_cache_state *const cache = ts_cache();
+    if (cache->available == 0) {
+        ts_log(1, "cache unavailable: %s", cache->unavailable_why);
         return;
     }
-    if (!count.created && !count.untracked && !count.no_room)
+    const ts_cache_counts *n = &cache->count;
+    if (!n->created && !n->untracked && !n->no_room)
         return;
     ts_log(1,
            "cache hits=%llu refreshed=%llu new=%llu bytes_not_sent=%llu bytes_resent=%llu evicted=%llu "
            "invalidated=%llu churned=%llu failed=%llu no_room=%llu rerun=%llu neighbour_writes=%llu untracked=%llu%s%s%s",
-           count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
-           count.churned, count.failed, count.no_room, count.rerun, count.neighbours, count.untracked, count.untracked ? " (" : "", untracked_why,
-           count.untracked ? ")" : "");
+           n->hits, n->refreshed, n->created, n->saved, n->resent, n->evicted, n->invalid, n->churned, n->failed,
+           n->no_room, n->rerun, n->neighbours, n->untracked, n->untracked ? " (" : "", cache->untracked_why,
+           n->untracked ? ")" : "");
 }
 
 void ts_cache_after_fork(void)
 {
+    ts_cache_state *const cache = ts_cache();
     /* Another thread of the parent may have held the lock at the fork. */
-    pthread_mutex_init(&lock, NULL);
-    count = (__typeof__(count)){ 0 };
+    pthread_mutex_init(&cache->lock, NULL);
+    cache->count = (ts_cache_counts){ 0 };
 }

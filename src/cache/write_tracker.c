@@ -1,58 +1,30 @@
 /* Host write tracking with userfaultfd asynchronous write protection and the
- * PAGEMAP_SCAN ioctl (Linux 6.7): see write_tracker.h for what it answers. */
+ * PAGEMAP_SCAN ioctl (Linux 6.7): see write_tracker.h for what it answers.
+ * This file keeps the handles and the tracker's state (one struct, g): the
+ * set-up and self-test, fork safety, arming a range, and turning walks into
+ * each handle's written pages.  The parts it uses, none of which keeps
+ * state: write_protect.c (the userfaultfd), pagemap_scan.c (the walks),
+ * parallel_scan.c (long ranges on several threads), memory_maps.c
+ * (/proc/self/maps: what is private anonymous memory). */
 #include "cache/write_tracker.h"
 
-#include "common/clock.h"
-#include "common/thread.h"
+#include "cache/memory_maps.h"
+#include "cache/pagemap_scan.h"
+#include "cache/parallel_scan.h"
+#include "cache/track_util.h"
+#include "cache/write_protect.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
-#include <linux/userfaultfd.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
-
-/* Newer than some build machines' kernel headers (Debian 12 has 6.1's); the
- * running kernel decides, and the probe reports a kernel without them. */
-#ifndef UFFD_USER_MODE_ONLY
-#define UFFD_USER_MODE_ONLY 1
-#endif
-#ifndef UFFD_FEATURE_WP_UNPOPULATED
-#define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
-#endif
-#ifndef UFFD_FEATURE_WP_ASYNC
-#define UFFD_FEATURE_WP_ASYNC (1 << 15)
-#endif
-#ifndef PAGEMAP_SCAN
-struct page_region {
-    __u64 start, end, categories;
-};
-struct pm_scan_arg {
-    __u64 size, flags, start, end, walk_end, vec, vec_len, max_pages;
-    __u64 category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
-#define PAGE_IS_WPALLOWED (1 << 0)
-#define PAGE_IS_WRITTEN (1 << 1)
-#define PAGE_IS_PRESENT (1 << 3)
-#define PAGE_IS_SWAPPED (1 << 4)
-#define PM_SCAN_WP_MATCHING (1 << 0)
-#define PM_SCAN_CHECK_WPASYNC (1 << 1)
-#endif
-
-/* Regions one PAGEMAP_SCAN call may return; a longer answer takes more calls. */
-enum { SCAN_BATCH = 256 };
 
 struct ts_track {
     ts_track *next;
@@ -65,45 +37,30 @@ struct ts_track {
     uint64_t *written;        /* a bit per page: written (or zapped) since the last check */
 };
 
-static struct {
+/* The tracker's mutable state, all of it: one per process. */
+typedef struct {
     pthread_mutex_t lock;
+    pthread_once_t fork_once; /* the fork handlers installed */
     pid_t pid;      /* the process the descriptors below belong to; 0: none yet */
     int works;      /* 1: tracking works in this process, -1: it does not, 0: not tried */
     char why[200];  /* why it does not */
-    int uffd, pagemap;
+    ts_scan_fds fds; /* the userfaultfd and /proc/self/pagemap; -1 when closed */
     int quick;      /* quick_sync may answer: the kernel's fast walk reads swapped pages right */
     uintptr_t page;
     ts_track *live; /* the handles of this process */
-    struct page_region vec[SCAN_BATCH];
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .uffd = -1, .pagemap = -1};
+    struct page_region vec[SCAN_BATCH]; /* the kernel's answers to the calling thread's walks */
+} tracker_state;
 
-static uintptr_t max_u(uintptr_t a, uintptr_t b)
-{
-    return a > b ? a : b;
-}
-
-static uintptr_t min_u(uintptr_t a, uintptr_t b)
-{
-    return a < b ? a : b;
-}
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-    if (!why || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
+static tracker_state g = {
+    .lock = PTHREAD_MUTEX_INITIALIZER, .fork_once = PTHREAD_ONCE_INIT, .fds = {.uffd = -1, .pagemap = -1}};
 
 static void close_descriptors(void)
 {
-    if (g.uffd >= 0)
-        close(g.uffd);
-    if (g.pagemap >= 0)
-        close(g.pagemap);
-    g.uffd = g.pagemap = -1;
+    if (g.fds.uffd >= 0)
+        close(g.fds.uffd);
+    if (g.fds.pagemap >= 0)
+        close(g.fds.pagemap);
+    g.fds.uffd = g.fds.pagemap = -1;
 }
 
 /* In a forked child: the handles (copies of the parent's) all report
@@ -142,8 +99,6 @@ static void fork_child(void)
     pthread_mutex_unlock(&g.lock);
 }
 
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
-
 static void watch_forks(void)
 {
     pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -153,7 +108,7 @@ static void watch_forks(void)
  * system call). */
 static void lock(void)
 {
-    pthread_once(&fork_once, watch_forks);
+    pthread_once(&g.fork_once, watch_forks);
     pthread_mutex_lock(&g.lock);
     if (g.pid && g.pid != getpid())
         forget_parent();
@@ -164,48 +119,15 @@ static void unlock(void)
     pthread_mutex_unlock(&g.lock);
 }
 
-/* One PAGEMAP_SCAN call over [s, e) with these flags, reporting the pages
- * of category `only` (every page when 0) with the categories `report`.
- * Returns the number of regions in vec (or -1), and where the walk stopped. */
-static long pm_scan(uintptr_t s, uintptr_t e, uint64_t flags, uint64_t only, uint64_t report,
-                    struct page_region *vec, uintptr_t *walk_end)
-{
-    struct pm_scan_arg a = {
-        .size = sizeof a,
-        .flags = flags,
-        .start = s,
-        .end = e,
-        .vec = (uintptr_t)vec,
-        .vec_len = SCAN_BATCH,
-        .category_mask = only,
-        .return_mask = report,
-    };
-    long n = ioctl(g.pagemap, PAGEMAP_SCAN, &a);
-    *walk_end = a.walk_end;
-    return n;
-}
-
-/* scan_range's walk: every page is reported, with whether it is registered
- * for asynchronous write protection, written since it was protected,
- * present or swapped; written pages are protected again in the same walk
- * (PM_SCAN_WP_MATCHING). */
-static long scan_batch(uintptr_t s, uintptr_t e, struct page_region *vec, uintptr_t *walk_end)
-{
-    return pm_scan(s, e, PM_SCAN_WP_MATCHING, 0, PAGE_IS_WPALLOWED | PAGE_IS_WRITTEN | PAGE_IS_PRESENT | PAGE_IS_SWAPPED,
-                   vec, walk_end);
-}
-
 static int protect(uintptr_t s, uintptr_t e)
 {
-    struct uffdio_writeprotect wp = {.range = {s, e - s}, .mode = UFFDIO_WRITEPROTECT_MODE_WP};
-    return ioctl(g.uffd, UFFDIO_WRITEPROTECT, &wp);
+    return ts_wp_protect(g.fds.uffd, s, e);
 }
 
 /* Best effort: the memory may be gone, or now someone else's. */
 static int unregister(uintptr_t s, uintptr_t e)
 {
-    struct uffdio_range r = {s, e - s};
-    ioctl(g.uffd, UFFDIO_UNREGISTER, &r);
+    ts_wp_unregister(g.fds.uffd, s, e);
     return 0;
 }
 
@@ -255,143 +177,10 @@ static void invalidate(uintptr_t s, uintptr_t e)
             h->invalid = 1;
 }
 
-/* Pages found written (or zapped) by a scan, in address order. */
-typedef struct {
-    uintptr_t *pairs; /* start, end, start, end ... */
-    size_t n, cap;
-} found_list;
-
-static int found_add(found_list *f, uintptr_t s, uintptr_t e)
-{
-    if (f->n + 2 > f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 64;
-        uintptr_t *p = realloc(f->pairs, cap * sizeof *p);
-        if (!p)
-            return -1;
-        f->pairs = p;
-        f->cap = cap;
-    }
-    f->pairs[f->n++] = s;
-    f->pairs[f->n++] = e;
-    return 0;
-}
-
-/* Scans [s, e) and re-arms it, collecting the written pages into f.  The
- * regions of the walk must tile [s, e) with pages still registered: the
- * walk skips unmapped addresses and mappings without the registration
- * (munmap, mremap, mmap MAP_FIXED over the range), leaving a gap.  A page
- * neither present nor swapped lost its protection marker: its contents were
- * replaced with zeros without a write (MADV_DONTNEED, a discarded MADV_FREE
- * page), which some kernels report as not written (a dropped huge page); it
- * counts as written and is protected again.  Returns 0, or -1 when the range
- * is no longer the memory registered (or the scan failed).  Touches no
- * handle: several may run at once on disjoint ranges.
- *
- * PM_SCAN_CHECK_WPASYNC is not used: it fails the whole call at the first
- * unregistered mapping, after re-protecting written pages before it whose
- * record the failed call does not return. */
-static int scan_range(uintptr_t s, uintptr_t e, struct page_region *vec, found_list *f)
-{
-    uintptr_t at = s;
-    for (;;) {
-        uintptr_t walk_end;
-        long n = scan_batch(at, e, vec, &walk_end);
-        if (n < 0)
-            return -1;
-        for (long i = 0; i < n; i++) {
-            const struct page_region *r = &vec[i];
-            if (r->start != at || !(r->categories & PAGE_IS_WPALLOWED))
-                return -1;
-            int zapped = !(r->categories & (PAGE_IS_PRESENT | PAGE_IS_SWAPPED));
-            if ((zapped || (r->categories & PAGE_IS_WRITTEN)) && found_add(f, r->start, r->end))
-                return -1;
-            if (zapped && protect(r->start, r->end))
-                return -1;
-            at = r->end;
-        }
-        if (walk_end >= e)
-            return at == e ? 0 : -1;
-        /* Stopped early only because the batch was full, right after its last region. */
-        if (n < SCAN_BATCH || walk_end != at)
-            return -1;
-    }
-}
-
-/* A walk costs about 1.3 ms per GiB of 4 KiB pages and 50 times less
- * where the kernel made huge pages, protecting 1 GiB of 4 KiB pages about
- * 10 ms (tests/test_write_tracker's cost lines): a long range is cut into
- * parts that threads take at once.  A scan goes parallel only when its
- * first PARALLEL_BYTES took long: starting a thread costs tens of
- * microseconds. */
-enum { PARALLEL_BYTES = 256 << 20, MAX_PARTS = 8 };
-#define PARALLEL_AFTER_S 200e-6
-
-typedef struct part part;
-struct part {
-    uintptr_t s, e;
-    int (*work)(part *p);
-    int status;
-    found_list found;                   /* scans: the written pages */
-    struct page_region vec[SCAN_BATCH]; /* scans: the kernel's answer */
-};
-
-static void *part_run(void *arg)
-{
-    part *p = arg;
-    p->status = p->work(p);
-    return NULL;
-}
-
-static int scan_part(part *p) { return scan_range(p->s, p->e, p->vec, &p->found); }
-
-static int protect_part(part *p) { return protect(p->s, p->e); }
-
-/* Runs work on [s, e) cut into up to MAX_PARTS page-aligned parts, the
- * calling thread taking the first, and gathers the parts' written pages
- * into out (in address order).  The helpers start with every signal
- * blocked, so the program's handlers only ever run on its own threads; a
- * helper that cannot start leaves its part to the calling thread. */
-static int in_parts(uintptr_t s, uintptr_t e, int (*work)(part *), found_list *out)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t n = (e - s) / PARALLEL_BYTES;
-    n = n > MAX_PARTS ? MAX_PARTS : n;
-    n = cores > 0 && n > (size_t)cores ? (size_t)cores : n;
-    part *p = calloc(n > 1 ? n : 1, sizeof *p);
-    if (!p)
-        return -1;
-    if (n < 2)
-        n = 1;
-    pthread_t tid[MAX_PARTS];
-    int started[MAX_PARTS] = { 0 };
-    uintptr_t step = ((e - s) / n + g.page - 1) / g.page * g.page;
-    for (size_t i = 0; i < n; i++) {
-        p[i].s = s + i * step < e ? s + i * step : e;
-        p[i].e = i + 1 == n || s + (i + 1) * step > e ? e : s + (i + 1) * step;
-        p[i].work = work;
-    }
-    for (size_t i = 1; i < n; i++)
-        started[i] = ts_thread_start(&tid[i], part_run, &p[i]) == 0;
-    part_run(&p[0]);
-    int status = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i && started[i])
-            pthread_join(tid[i], NULL);
-        else if (i)
-            part_run(&p[i]);
-        status |= p[i].status;
-        for (size_t j = 0; !status && out && j < p[i].found.n; j += 2)
-            status |= found_add(out, p[i].found.pairs[j], p[i].found.pairs[j + 1]);
-        free(p[i].found.pairs);
-    }
-    free(p);
-    return status ? -1 : 0;
-}
-
 /* Write-protects [s, e), in parts when it is long. */
 static int protect_range(uintptr_t s, uintptr_t e)
 {
-    return e - s >= 2 * (uintptr_t)PARALLEL_BYTES ? in_parts(s, e, protect_part, NULL) : protect(s, e);
+    return ts_protect_range_parallel(&g.fds, g.page, s, e);
 }
 
 /* The common check, of a range mostly or wholly unwritten, made cheap: a
@@ -410,16 +199,7 @@ static int quick_sync(uintptr_t s, uintptr_t e)
     if (!g.quick || msync((void *)s, e - s, MS_ASYNC))
         return 1;
     found_list f = { NULL, 0, 0 };
-    int status = 0;
-    for (uintptr_t at = s, walk_end; !status; at = walk_end) {
-        long n = pm_scan(at, e, PM_SCAN_CHECK_WPASYNC, PAGE_IS_WRITTEN, PAGE_IS_WRITTEN, g.vec, &walk_end);
-        for (long i = 0; i < n && !status; i++)
-            status = found_add(&f, g.vec[i].start, g.vec[i].end) ? 1 : 0;
-        if (n < 0 || (walk_end < e && n < SCAN_BATCH))
-            status = 1;
-        if (walk_end >= e)
-            break;
-    }
+    int status = ts_scan_written(g.fds.pagemap, s, e, g.vec, &f);
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
     for (size_t j = 0; !status && j < f.n; j += 2)
@@ -429,20 +209,15 @@ static int quick_sync(uintptr_t s, uintptr_t e)
 }
 
 /* Collects the writes to [s, e) into the handles covering them and re-arms
- * the range (quick_sync, else scan_range); -1 when the range is no longer
- * the memory registered: the caller then invalidates the handles over it. */
+ * the range (quick_sync, else the full walk, on several threads when long);
+ * -1 when the range is no longer the memory registered: the caller then
+ * invalidates the handles over it. */
 static int sync_range(uintptr_t s, uintptr_t e)
 {
     if (!quick_sync(s, e))
         return 0;
     found_list f = { NULL, 0, 0 };
-    uintptr_t first = e - s > 2 * (uintptr_t)PARALLEL_BYTES ? s + PARALLEL_BYTES : e;
-    double t0 = ts_now();
-    int status = scan_range(s, first, g.vec, &f);
-    double took = ts_now() - t0;
-    if (!status && first < e)
-        status = took * (double)(e - first) / (double)(first - s) > PARALLEL_AFTER_S ? in_parts(first, e, scan_part, &f)
-                                                                                   : scan_range(first, e, g.vec, &f);
+    int status = ts_scan_range_parallel(&g.fds, g.page, s, e, g.vec, &f);
     for (size_t j = 0; !status && j < f.n; j += 2)
         record(f.pairs[j], f.pairs[j + 1]);
     free(f.pairs);
@@ -491,7 +266,7 @@ static int fail(const char *fmt, ...)
 static int scratch_scan(uintptr_t p)
 {
     uintptr_t walk_end;
-    long n = scan_batch(p, p + 2 * g.page, g.vec, &walk_end);
+    long n = ts_scan_batch(g.fds.pagemap, p, p + 2 * g.page, g.vec, &walk_end);
     int first = 0, other = n <= 0;
     for (long i = 0; i < n; i++)
         if (g.vec[i].categories & PAGE_IS_WRITTEN) {
@@ -510,8 +285,7 @@ static int self_test(void)
     uintptr_t p = (uintptr_t)mmap(NULL, 2 * g.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == (uintptr_t)MAP_FAILED)
         return fail("no scratch memory for the self-test: %s", strerror(errno));
-    struct uffdio_register reg = {.range = {p, 2 * g.page}, .mode = UFFDIO_REGISTER_MODE_WP};
-    int armed = !ioctl(g.uffd, UFFDIO_REGISTER, &reg) && !protect(p, p + 2 * g.page);
+    int armed = !ts_wp_register(g.fds.uffd, p, p + 2 * g.page) && !protect(p, p + 2 * g.page);
     if (armed)
         *(volatile char *)p = 1;
     errno = 0;
@@ -547,89 +321,15 @@ static int set_up(void)
         return g.works;
     g.pid = getpid();
     g.page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    g.uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
-    if (g.uffd < 0) {
-        int err = errno;
-        if (err == ENOSYS)
-            return fail("the kernel has no userfaultfd system call (or a seccomp filter hides it)");
-        if (err == EPERM)
-            return fail("userfaultfd is not permitted (seccomp filter or vm.unprivileged_userfaultfd)");
-        if (err == EINVAL)
-            return fail("the kernel lacks UFFD_USER_MODE_ONLY (Linux 5.11 or later is needed)");
-        return fail("userfaultfd failed: %s", strerror(err));
-    }
-    /* WP_UNPOPULATED protects pages never touched too (a marker in the
-     * empty page table entry), so that a first write to them is seen. */
-    struct uffdio_api api = {.api = UFFD_API, .features = UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED};
-    if (ioctl(g.uffd, UFFDIO_API, &api))
-        return fail("the kernel lacks asynchronous userfaultfd write protection (UFFD_FEATURE_WP_ASYNC, Linux 6.7)");
-    g.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    if (g.pagemap < 0)
+    char why[sizeof g.why];
+    g.fds.uffd = ts_wp_open(why, sizeof why);
+    if (g.fds.uffd < 0)
+        return fail("%s", why);
+    g.fds.pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (g.fds.pagemap < 0)
         return fail("cannot open /proc/self/pagemap: %s", strerror(errno));
     g.quick = fast_walk_reads_swap();
     return self_test();
-}
-
-typedef enum { MAPS_MORE, MAPS_COVERED, MAPS_HOLE, MAPS_OTHER } maps_verdict;
-
-/* One line of /proc/self/maps against the range still to see, [*at, e);
- * *lo becomes the start of the first mapping over the range. */
-static maps_verdict judge_line(const char *line, uintptr_t *at, uintptr_t e, uintptr_t *lo)
-{
-    unsigned long from, to, inode;
-    unsigned major, minor;
-    char perms[5];
-    int name = 0;
-    if (sscanf(line, "%lx-%lx %4s %*x %x:%x %lu %n", &from, &to, perms, &major, &minor, &inode, &name) < 6 || !name)
-        return MAPS_OTHER;
-    if (to <= *at)
-        return MAPS_MORE;
-    if (from > *at)
-        return MAPS_HOLE;
-    *lo = min_u(*lo, from);
-    const char *n = line + name;
-    int anonymous = !*n || !strcmp(n, "[heap]") || !strcmp(n, "[stack]") || !strncmp(n, "[anon:", 6);
-    if (perms[3] != 'p' || major || minor || inode || !anonymous)
-        return MAPS_OTHER;
-    *at = to;
-    return *at >= e ? MAPS_COVERED : MAPS_MORE;
-}
-
-/* Whether [s, e) is all private anonymous memory; [*lo, *hi) becomes the
- * extent of the mappings over it. */
-static int private_anonymous(uintptr_t s, uintptr_t e, uintptr_t *lo, uintptr_t *hi, char *why, size_t why_len)
-{
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        say(why, why_len, "cannot read /proc/self/maps: %s", strerror(errno));
-        return 0;
-    }
-    char buf[8192];
-    size_t have = 0;
-    uintptr_t at = s;
-    *lo = UINTPTR_MAX;
-    maps_verdict v = MAPS_MORE;
-    ssize_t got;
-    while (v == MAPS_MORE && have < sizeof buf - 1 && (got = read(fd, buf + have, sizeof buf - 1 - have)) > 0) {
-        have += (size_t)got;
-        buf[have] = '\0';
-        char *line = buf, *nl;
-        while (v == MAPS_MORE && (nl = strchr(line, '\n'))) {
-            *nl = '\0';
-            v = judge_line(line, &at, e, lo);
-            line = nl + 1;
-        }
-        have -= (size_t)(line - buf);
-        memmove(buf, line, have);
-    }
-    close(fd);
-    *hi = at;
-    if (v == MAPS_OTHER)
-        say(why, why_len,
-            "part of the range is not private anonymous memory (shared or file-backed pages can change unseen)");
-    else if (v != MAPS_COVERED)
-        say(why, why_len, "part of the range is not mapped");
-    return v == MAPS_COVERED;
 }
 
 /* Registers the mappings around t whole (registering a part would split a
@@ -641,9 +341,8 @@ static int private_anonymous(uintptr_t s, uintptr_t e, uintptr_t *lo, uintptr_t 
  * which the checks see. */
 static int arm(ts_track *t, char *why, size_t why_len)
 {
-    struct uffdio_register reg = {.range = {t->reg_start, t->reg_end - t->reg_start}, .mode = UFFDIO_REGISTER_MODE_WP};
     uintptr_t lo, hi;
-    if (ioctl(g.uffd, UFFDIO_REGISTER, &reg)) {
+    if (ts_wp_register(g.fds.uffd, t->reg_start, t->reg_end)) {
         int err = errno;
         if (err == EBUSY)
             say(why, why_len, "another userfaultfd already watches part of the range");
@@ -651,7 +350,7 @@ static int arm(ts_track *t, char *why, size_t why_len)
             say(why, why_len, "UFFDIO_REGISTER failed: %s", strerror(err));
     } else if (for_uncovered(t->start, t->end, 0, protect_range)) {
         say(why, why_len, "UFFDIO_WRITEPROTECT failed: %s", strerror(errno));
-    } else if (private_anonymous(t->start, t->end, &lo, &hi, why, why_len)) {
+    } else if (ts_maps_private_anonymous(t->start, t->end, &lo, &hi, why, why_len)) {
         return 0;
     }
     for_uncovered(t->reg_start, t->reg_end, 1, unregister); /* including what a failed registration did */
@@ -687,7 +386,7 @@ static ts_track *start_tracking(uintptr_t addr, size_t len, char *why, size_t wh
         return NULL;
     }
     *t = (ts_track){.pid = getpid(), .addr = addr, .len = len, .start = s, .end = e, .written = written};
-    if (private_anonymous(s, e, &t->reg_start, &t->reg_end, why, why_len)) {
+    if (ts_maps_private_anonymous(s, e, &t->reg_start, &t->reg_end, why, why_len)) {
         settle_overlaps(t->reg_start, t->reg_end);
         if (!arm(t, why, why_len)) {
             t->next = g.live;
