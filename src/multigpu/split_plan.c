@@ -13,6 +13,7 @@
 #include "common/mpi_launcher.h"
 #include "util/log.h"
 #include "cache/operand_cache.h"
+#include "multigpu/split_state.h"
 
 /* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
  * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
@@ -28,7 +29,6 @@ static int on_host(ts_residency r) { return r == TS_MEM_HOST || r == TS_MEM_PINN
  * once: every call would fail on it). */
 static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
 {
-    static atomic_int warned;
     int visible = g->device_count();
     const ts_device_list *named = &cfg->split_devices;
     if (!named->count) {
@@ -39,7 +39,7 @@ static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX
     }
     for (int i = 0; i < named->count; i++) {
         if (named->dev[i] >= visible) {
-            if (!atomic_exchange(&warned, 1))
+            if (!atomic_exchange(&ts_split.warned_devices, 1))
                 ts_log(1, "TSSHIM_SPLIT_DEVICES names device %d, but %d are visible: calls run whole", named->dev[i],
                        visible);
             return 0;

@@ -15,6 +15,7 @@
 #include "cpu/host_scale.h"
 #include "util/log.h"
 #include "util/stats.h"
+#include "multigpu/split_state.h"
 
 /* op(A) shared by the parts of a column split (ts_split_shares_a): its stored
  * region, and each part's device copy, laid out as on the host. */
@@ -33,7 +34,7 @@ typedef struct {
  * others' shares from the other devices; then the GEMMs. */
 enum { ROUND_UPLOAD, ROUND_PULL, ROUND_GEMM };
 
-typedef struct {
+typedef struct split_part {
     ts_call sub;
     const ts_gpu_ops *g;
     const ts_config *cfg;
@@ -102,67 +103,62 @@ static void run_part(part *p)
         p->share_s += ts_now() - t0;
 }
 
-/* The execution's mutable state, all of it.  The crew: threads that run
- * parts 1, 2, ... of split calls; the calling thread runs part 0.  Worker i
- * always runs part i, on the same device, so it makes that device's context
- * once and keeps it (threads made per call would make a cuBLAS handle per
- * call).  One split call uses them at a time. */
-static struct {
-    pthread_mutex_t call; /* held by the split call using the workers */
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
-    part *job[TS_MAX_DEVICES]; /* worker i's part; NULL when it is idle */
-    int workers;               /* workers 1 .. workers exist */
-    pthread_mutex_t pulling;   /* held by the split call in its pulls' round (pull_round) */
-} crew = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           { NULL }, 0, PTHREAD_MUTEX_INITIALIZER };
+/* The subsystem's state (split_state.h): the crew's, and the decision's
+ * one flag. */
+ts_split_state ts_split = {
+    .call = PTHREAD_MUTEX_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .go = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+    .pulling = PTHREAD_MUTEX_INITIALIZER,
+};
 
 static void *worker(void *arg)
 {
     int i = (int)(intptr_t)arg;
     ts_reentry_shim_thread();
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (;;) {
-        while (!crew.job[i])
-            pthread_cond_wait(&crew.go, &crew.lock);
-        part *p = crew.job[i];
-        pthread_mutex_unlock(&crew.lock);
+        while (!ts_split.job[i])
+            pthread_cond_wait(&ts_split.go, &ts_split.lock);
+        part *p = ts_split.job[i];
+        pthread_mutex_unlock(&ts_split.lock);
         run_part(p);
-        pthread_mutex_lock(&crew.lock);
-        crew.job[i] = NULL;
-        pthread_cond_broadcast(&crew.done);
+        pthread_mutex_lock(&ts_split.lock);
+        ts_split.job[i] = NULL;
+        pthread_cond_broadcast(&ts_split.done);
     }
     return NULL;
 }
 
-/* Workers 1 .. n - 1 (as many as could be made); called under crew.call. */
+/* Workers 1 .. n - 1 (as many as could be made); called under ts_split.call. */
 static int hire(int n)
 {
-    while (crew.workers < n - 1 && !ts_thread_start(NULL, worker, (void *)(intptr_t)(crew.workers + 1)))
-        crew.workers++;
-    return crew.workers;
+    while (ts_split.workers < n - 1 && !ts_thread_start(NULL, worker, (void *)(intptr_t)(ts_split.workers + 1)))
+        ts_split.workers++;
+    return ts_split.workers;
 }
 
 /* Runs the parts at once; a part without a worker (none could be made)
  * runs on the calling thread after part 0. */
 static void run_parts(part *parts, int n)
 {
-    pthread_mutex_lock(&crew.call);
+    pthread_mutex_lock(&ts_split.call);
     int helped = hire(n);
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (int i = 1; i < n && i <= helped; i++)
-        crew.job[i] = &parts[i];
-    pthread_cond_broadcast(&crew.go);
-    pthread_mutex_unlock(&crew.lock);
+        ts_split.job[i] = &parts[i];
+    pthread_cond_broadcast(&ts_split.go);
+    pthread_mutex_unlock(&ts_split.lock);
     run_part(&parts[0]);
     for (int i = helped + 1; i < n; i++)
         run_part(&parts[i]);
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (int i = 1; i < n && i <= helped; i++)
-        while (crew.job[i])
-            pthread_cond_wait(&crew.done, &crew.lock);
-    pthread_mutex_unlock(&crew.lock);
-    pthread_mutex_unlock(&crew.call);
+        while (ts_split.job[i])
+            pthread_cond_wait(&ts_split.done, &ts_split.lock);
+    pthread_mutex_unlock(&ts_split.lock);
+    pthread_mutex_unlock(&ts_split.call);
 }
 
 /* acc += x over `reals` real numbers of precision p. */
@@ -241,7 +237,7 @@ static void pull_round(part *p, int n)
     const ts_gpu_ops *g = p[0].g;
     const int *dev = p[0].shared->device;
     unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* part i's device to part j's */
-    pthread_mutex_lock(&crew.pulling);
+    pthread_mutex_lock(&ts_split.pulling);
     for (int i = 0; i < n; i++) {
         p[i].round = ROUND_PULL;
         for (int j = 0; j < n; j++)
@@ -252,7 +248,7 @@ static void pull_round(part *p, int n)
         for (int j = 0; j < n; j++)
             if (turned_on[i][j])
                 g->peer_off(dev[i], dev[j]);
-    pthread_mutex_unlock(&crew.pulling);
+    pthread_mutex_unlock(&ts_split.pulling);
 }
 
 /* Shares A among the parts where it can, before their GEMMs. */
