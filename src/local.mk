@@ -14,10 +14,12 @@ src_libtscore_la_SOURCES = \
 	src/route/classify.c src/route/classify.h \
 	src/common/cost_model.c src/common/cost_model.h src/learn/profile.c src/learn/profile.h src/common/slicing.c src/common/slicing.h \
 	src/route/route.c src/route/route.h src/learn/program_memory.c src/learn/program_memory.h \
-	src/multigpu/split.c src/multigpu/split.h \
+	src/multigpu/split_plan.c src/multigpu/split_run.c src/multigpu/split.h src/multigpu/split_state.h \
 	src/cpu/host_scale.c src/cpu/host_scale.h \
 	src/cpu/cpu_blas.c src/cpu/cpu_blas.h \
-	src/backend/gpu_backend.c src/backend/gpu_backend.h \
+	src/backend/gpu_backend.h src/backend/backend_state.c src/backend/backend_state.h \
+	src/backend/plugin_loader.c src/backend/gpu_start.c src/backend/loader_watch.c \
+	src/backend/residency.c src/backend/devices.c \
 	src/entry/gemm_entry.c src/entry/gemm_entry.h \
 	src/entry/level3_entry.c src/entry/level3_entry.h \
 	src/dispatch/dispatch.c src/dispatch/dispatch.h \

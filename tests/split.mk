@@ -1,4 +1,4 @@
-# One call split across devices (src/multigpu/split.c): tests/test_split (the cut,
+# One call split across devices (src/multigpu/split_plan.c, split_run.c): tests/test_split (the cut,
 # the keys, the decision, whole calls through a fake backend; no GPU) is in
 # tests/local.mk; tests/split.sh runs tests/split_gemm and the differential
 # test with device 0 listed twice and three times (GPU only).  Compares

@@ -1,4 +1,4 @@
-/* One call split across devices (src/multigpu/split.c), without a GPU: the cut of
+/* One call split across devices (src/multigpu/split_plan.c, split_run.c), without a GPU: the cut of
  * each shape class into blocks, the TSSHIM_SPLIT_* keys, when a call is
  * split, and whole split calls run through a fake backend whose gemm op is
  * the CPU BLAS (and fails on demand), against the CPU BLAS on the whole
@@ -60,7 +60,7 @@ static int fake_gemm(ts_call *c, const ts_config *cfg, char *why, size_t why_len
 static const ts_gpu_ops fake = { .abi = TS_GPU_ABI, .gemm = fake_gemm, .device_count = fake_count,
                                  .home_free = fake_free };
 
-/* Device copies of a shared A (src/multigpu/split.c's shares_a) in host memory: a
+/* Device copies of a shared A (src/multigpu/split_plan.c's ts_split_shares_a) in host memory: a
  * copy starts as NaN, so a share that never arrives shows in C; making one
  * fails on device `alloc_failing`, a pull into one on `pull_failing`.
  * shared_reads counts parts whose gemm read A from a copy. */

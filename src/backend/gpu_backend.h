@@ -1,5 +1,12 @@
-/* Loading the GPU plugin (src/common/gpu_plugin.h) and starting it, on
- * the first call that could run on the GPU or in the background. */
+/* The backend: loading the GPU plugin (src/common/gpu_plugin.h) and starting
+ * it, on the first call that could run on the GPU or in the background; the
+ * loader watch, the residency probe and the devices seen.  One file per job:
+ *   plugin_loader.c  finds and loads libtsshim-cuda.so, binds the core's ops
+ *   gpu_start.c      the device start (foreground, background starter, exit)
+ *   loader_watch.c   objects loaded since startup; is the CUDA driver in?
+ *   residency.c      where a call's operands live
+ *   devices.c        the devices the process can see before the plugin says
+ * Their mutable state is one struct, backend_state.h (internal). */
 #ifndef TS_GPU_BACKEND_H
 #define TS_GPU_BACKEND_H
 
@@ -8,6 +15,7 @@
 #include "common/gpu_plugin.h"
 #include "util/configuration.h"
 
+/* --- The start (gpu_start.c) and the plugin loader (plugin_loader.c). --- */
 
 /* The backend when a GPU is usable in this process, else NULL (no plugin, no
  * device, or a child after fork of a process that used CUDA).  The first
@@ -42,9 +50,16 @@ int ts_gpu_start_background(void);
  * in flight is waited for (bounded). */
 void ts_gpu_stop(void);
 
+/* fork() child handler: the child may not use the parent's CUDA context. */
+void ts_gpu_after_fork(void);
+
+/* --- The residency probe (residency.c). --- */
+
 /* Fills the residency of the operands.  Only once ts_gpu_cuda_loaded()
  * said so: without CUDA in the process every operand is host memory. */
 void ts_gpu_residency(ts_call *c);
+
+/* --- The loader watch (loader_watch.c). --- */
 
 /* True once the CUDA driver is (or may be) in the process; until then no
  * operand can be device memory.  Cheap: no lock while no object was loaded
@@ -74,8 +89,7 @@ static inline int ts_gpu_nothing_loaded_since(const struct link_map *tail)
  * starts), not a library of the program's. */
 int ts_gpu_driver_part(const char *path);
 
-/* fork() child handler: the child may not use the parent's CUDA context. */
-void ts_gpu_after_fork(void);
+/* --- The devices seen (devices.c). --- */
 
 /* Devices named by CUDA_VISIBLE_DEVICES (visible, when set: its entries),
  * else the driver's device nodes (nodes): what the process can see before

@@ -28,7 +28,11 @@
  *
  * Parts never use the operand cache: it lives on the home device.  Under an
  * MPI launcher each rank owns its device, and nothing is split unless
- * TSSHIM_SPLIT=1. */
+ * TSSHIM_SPLIT=1.
+ *
+ * split_plan.c decides and plans (ts_split_devices, ts_split_plan,
+ * ts_split_part); split_run.c runs the parts (ts_split_gemm: the worker
+ * crew, the shared A's device copies, the parts' results). */
 #ifndef TS_SPLIT_H
 #define TS_SPLIT_H
 
@@ -56,6 +60,12 @@ void ts_split_plan(ts_slice_plan *p, const ts_call *c, int parts);
  * the scalars are 1 and 0. */
 void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int device, void *scratch,
                    const ts_config *cfg, ts_call *sub);
+
+/* Whether the parts of plan p share op(A) (a column split whose every part
+ * reads all of A, host memory, a backend that makes device copies): each
+ * sends its share from the host and takes the rest from the other parts'
+ * devices (split_run.c). */
+int ts_split_shares_a(const ts_slice_plan *p, const ts_call *c, const ts_gpu_ops *g);
 
 /* Runs c split among dev[0 .. parts - 1] (from ts_split_devices): 0 when C
  * is final (path gpu+cpu when the CPU computed failed parts' blocks), else

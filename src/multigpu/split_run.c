@@ -1,176 +1,23 @@
+/* Running a split call (the plan from split_plan.c): the crew of worker
+ * threads, one per part beyond the first, the device copies of a shared
+ * A, and the parts' results made one. */
 #include "multigpu/split.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/clock.h"
-#include "common/scalars.h"
-#include "route/classify.h"
-#include "common/cost_model.h"
-#include "learn/profile.h"
 #include "cpu/cpu_blas.h"
 #include "util/reentry.h"
 #include "common/thread.h"
 #include "cpu/host_scale.h"
-#include "common/mpi_launcher.h"
 #include "util/log.h"
-#include "cache/operand_cache.h"
 #include "util/stats.h"
+#include "multigpu/split_state.h"
 
-/* TSSHIM_SPLIT=-1: on unless a launcher placed this process (each rank owns
- * its device, ts_home_device) or TSSHIM_DEVICE chose one device. */
-static int split_on(const ts_config *cfg)
-{
-    return cfg->split == 1 || (cfg->split == -1 && cfg->device < 0 && !ts_launcher_present());
-}
-
-/* Host memory that every device can copy from. */
-static int on_host(ts_residency r) { return r == TS_MEM_HOST || r == TS_MEM_PINNED; }
-
-/* The device list, or 0 when it names a device that does not exist (said
- * once: every call would fail on it). */
-static int device_list(const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
-{
-    static atomic_int warned;
-    int visible = g->device_count();
-    const ts_device_list *named = &cfg->split_devices;
-    if (!named->count) {
-        int n = visible < TS_MAX_DEVICES ? visible : TS_MAX_DEVICES;
-        for (int d = 0; d < n; d++)
-            dev[d] = d;
-        return n;
-    }
-    for (int i = 0; i < named->count; i++) {
-        if (named->dev[i] >= visible) {
-            if (!atomic_exchange(&warned, 1))
-                ts_log(1, "TSSHIM_SPLIT_DEVICES names device %d, but %d are visible: calls run whole", named->dev[i],
-                       visible);
-            return 0;
-        }
-        dev[i] = named->dev[i];
-    }
-    return named->count;
-}
-
-/* A column split (RANKK, REGULAR) whose every part reads all of op(A):
- * where A is host memory and the backend makes device copies, the parts
- * share it.  Part i sends the i-th share of A's columns from the host to
- * its device and takes the other shares from the other parts' devices,
- * peer to peer: the host sends A once, not once per part, and its copies
- * bound pageable splits (docs/performance.md). */
-static int shares_a(const ts_slice_plan *p, const ts_call *c, const ts_gpu_ops *g)
-{
-    return p->dim == TS_SLICE_N && p->count > 1 && on_host(c->res_a) && g->replica_alloc;
-}
-
-/* Calls smaller than this never ask for the device's free memory: the
- * driver call would cost a small call forced to the GPU a good part of its
- * time, and a device without this much room fails the whole call anyway. */
-#define ASK_ROOM_BYTES ((double)(64 << 20))
-
-/* Long on one GPU, or larger than its free memory (asked only then). */
-static int too_big_for_one(const ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, double whole_s)
-{
-    if (whole_s * 1e3 >= cfg->split_min_ms)
-        return 1;
-    double bytes = ts_call_bytes(c);
-    if (bytes < ASK_ROOM_BYTES)
-        return 0;
-    size_t room = g->home_free();
-    return room && bytes > (double)room;
-}
-
-int ts_split_devices(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int dev[TS_MAX_DEVICES])
-{
-    if (!split_on(cfg) || ts_routine_args(c->routine) != TS_ARGS_GEMM || !ts_call_reads_ab(c) || !on_host(c->res_a) ||
-        !on_host(c->res_b) || !on_host(c->res_c))
-        return 0;
-    int n = device_list(cfg, g, dev);
-    if (n < 2)
-        return 0;
-    /* Auto mode's route has looked already; forced to the GPU, the split
-     * must still know what the cache holds or expects to (a reused operand
-     * runs whole, and is cached, rather than being sent again in parts). */
-    if (cfg->mode == TS_MODE_GPU)
-        ts_cache_look(c, cfg, g);
-    /* The profile's figures, not the learned corrections: those learn from
-     * split calls too, and would move the threshold they are measured by. */
-    const ts_profile *prof = ts_profile_get();
-    double whole = ts_predict_gpu_seconds(c, prof);
-    if (!too_big_for_one(c, cfg, g, whole))
-        return 0;
-    ts_slice_plan plan;
-    ts_split_plan(&plan, c, n);
-    if (plan.count < 2)
-        return 0;
-    /* The parts run at once, but pageable data passes through this one
-     * host's packing threads and memory: their copies together bound the
-     * split call (a column block of a regular call needs all of A). */
-    double longest = 0, staged = 0;
-    int share = shares_a(&plan, c, g);
-    for (int64_t i = 0; i < plan.count; i++) {
-        ts_call sub;
-        ts_split_part(&plan, c, i, dev[i], NULL, cfg, &sub);
-        /* Sharing A, a part's device receives all but its share from the
-         * others, over links the host's copies do not use. */
-        if (share) {
-            double a_bytes = (double)(sub.m * sub.k * (int64_t)ts_elem_size(c->prec));
-            sub.resident[TS_OP_A] = a_bytes * (double)(plan.count - 1) / (double)plan.count;
-        }
-        double t = ts_predict_gpu_seconds(&sub, prof);
-        longest = t > longest ? t : longest;
-        staged += ts_call_staged_bytes(&sub, prof);
-    }
-    double host = staged / (prof->host_copy_gbs * 1e9);
-    longest = host > longest ? host : longest;
-    return longest < whole ? (int)plan.count : 0;
-}
-
-void ts_split_plan(ts_slice_plan *p, const ts_call *c, int parts)
-{
-    ts_slice_plan_parts(p, c, ts_slice_long_dim(c), parts);
-}
-
-void ts_split_part(const ts_slice_plan *p, const ts_call *c, int64_t i, int device, void *scratch,
-                   const ts_config *cfg, ts_call *sub)
-{
-    size_t es = ts_elem_size(c->prec);
-    ts_slice s;
-    ts_slice_get(p, c, i, &s);
-    *sub = *c;
-    sub->m = s.m;
-    sub->n = s.n;
-    sub->k = s.k;
-    sub->a = ts_region_at(c->a, &s.r[TS_OP_A], es);
-    sub->b = ts_region_at(c->b, &s.r[TS_OP_B], es);
-    sub->c = (void *)ts_region_at(c->c, &s.r[TS_OP_C], es);
-    if (p->dim == TS_SLICE_K) {
-        /* A partial product: the host adds them up, then applies alpha and beta. */
-        sub->alpha = ts_scalar_one(c->prec);
-        sub->beta = ts_scalar_zero(c->prec);
-        sub->alpha_zero = sub->beta_one = 0;
-        sub->beta_zero = 1;
-        sub->c = scratch;
-        sub->ldc = c->m;
-        sub->res_c = TS_MEM_HOST;
-    }
-    /* A block is a call of its own shape: a column block of a regular call
-     * may be skinny, and the tuned kernels are chosen by class. */
-    ts_classify(sub, cfg->min_long, cfg->max_skinny);
-    sub->device = device;
-    ts_call_no_cache(sub);
-    sub->gpu_path = NULL;
-    sub->bytes_h2d = sub->bytes_d2h = 0;
-    sub->gpu_seconds = 0.0;
-    sub->gpu_phases = NULL;
-    sub->split = 0;
-}
-
-/* op(A) shared by the parts of a column split (shares_a): its stored
+/* op(A) shared by the parts of a column split (ts_split_shares_a): its stored
  * region, and each part's device copy, laid out as on the host. */
 typedef struct {
     const void *host; /* the matrix A's region lies in */
@@ -183,11 +30,11 @@ typedef struct {
 
 /* One part in flight and what became of it.  A split call runs its parts
  * in up to three rounds, all parts at once in each: where they share A
- * (shares_a), each sends its share from the host, then each copies the
+ * (ts_split_shares_a), each sends its share from the host, then each copies the
  * others' shares from the other devices; then the GEMMs. */
 enum { ROUND_UPLOAD, ROUND_PULL, ROUND_GEMM };
 
-typedef struct {
+typedef struct split_part {
     ts_call sub;
     const ts_gpu_ops *g;
     const ts_config *cfg;
@@ -256,65 +103,62 @@ static void run_part(part *p)
         p->share_s += ts_now() - t0;
 }
 
-/* Threads that run parts 1, 2, ... of split calls; the calling thread runs
- * part 0.  Worker i always runs part i, on the same device, so it makes
- * that device's context once and keeps it (threads made per call would
- * make a cuBLAS handle per call).  One split call uses them at a time. */
-static struct {
-    pthread_mutex_t call; /* held by the split call using the workers */
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
-    part *job[TS_MAX_DEVICES]; /* worker i's part; NULL when it is idle */
-    int workers;               /* workers 1 .. workers exist */
-} crew = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           { NULL }, 0 };
+/* The subsystem's state (split_state.h): the crew's, and the decision's
+ * one flag. */
+ts_split_state ts_split = {
+    .call = PTHREAD_MUTEX_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .go = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+    .pulling = PTHREAD_MUTEX_INITIALIZER,
+};
 
 static void *worker(void *arg)
 {
     int i = (int)(intptr_t)arg;
     ts_reentry_shim_thread();
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (;;) {
-        while (!crew.job[i])
-            pthread_cond_wait(&crew.go, &crew.lock);
-        part *p = crew.job[i];
-        pthread_mutex_unlock(&crew.lock);
+        while (!ts_split.job[i])
+            pthread_cond_wait(&ts_split.go, &ts_split.lock);
+        part *p = ts_split.job[i];
+        pthread_mutex_unlock(&ts_split.lock);
         run_part(p);
-        pthread_mutex_lock(&crew.lock);
-        crew.job[i] = NULL;
-        pthread_cond_broadcast(&crew.done);
+        pthread_mutex_lock(&ts_split.lock);
+        ts_split.job[i] = NULL;
+        pthread_cond_broadcast(&ts_split.done);
     }
     return NULL;
 }
 
-/* Workers 1 .. n - 1 (as many as could be made); called under crew.call. */
+/* Workers 1 .. n - 1 (as many as could be made); called under ts_split.call. */
 static int hire(int n)
 {
-    while (crew.workers < n - 1 && !ts_thread_start(NULL, worker, (void *)(intptr_t)(crew.workers + 1)))
-        crew.workers++;
-    return crew.workers;
+    while (ts_split.workers < n - 1 && !ts_thread_start(NULL, worker, (void *)(intptr_t)(ts_split.workers + 1)))
+        ts_split.workers++;
+    return ts_split.workers;
 }
 
 /* Runs the parts at once; a part without a worker (none could be made)
  * runs on the calling thread after part 0. */
 static void run_parts(part *parts, int n)
 {
-    pthread_mutex_lock(&crew.call);
+    pthread_mutex_lock(&ts_split.call);
     int helped = hire(n);
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (int i = 1; i < n && i <= helped; i++)
-        crew.job[i] = &parts[i];
-    pthread_cond_broadcast(&crew.go);
-    pthread_mutex_unlock(&crew.lock);
+        ts_split.job[i] = &parts[i];
+    pthread_cond_broadcast(&ts_split.go);
+    pthread_mutex_unlock(&ts_split.lock);
     run_part(&parts[0]);
     for (int i = helped + 1; i < n; i++)
         run_part(&parts[i]);
-    pthread_mutex_lock(&crew.lock);
+    pthread_mutex_lock(&ts_split.lock);
     for (int i = 1; i < n && i <= helped; i++)
-        while (crew.job[i])
-            pthread_cond_wait(&crew.done, &crew.lock);
-    pthread_mutex_unlock(&crew.lock);
-    pthread_mutex_unlock(&crew.call);
+        while (ts_split.job[i])
+            pthread_cond_wait(&ts_split.done, &ts_split.lock);
+    pthread_mutex_unlock(&ts_split.lock);
+    pthread_mutex_unlock(&ts_split.call);
 }
 
 /* acc += x over `reals` real numbers of precision p. */
@@ -390,11 +234,10 @@ static int shares_sent(part *p, int n)
  * that no call turns access off under another's copies. */
 static void pull_round(part *p, int n)
 {
-    static pthread_mutex_t pulling = PTHREAD_MUTEX_INITIALIZER;
     const ts_gpu_ops *g = p[0].g;
     const int *dev = p[0].shared->device;
     unsigned char turned_on[TS_MAX_DEVICES][TS_MAX_DEVICES]; /* part i's device to part j's */
-    pthread_mutex_lock(&pulling);
+    pthread_mutex_lock(&ts_split.pulling);
     for (int i = 0; i < n; i++) {
         p[i].round = ROUND_PULL;
         for (int j = 0; j < n; j++)
@@ -405,14 +248,14 @@ static void pull_round(part *p, int n)
         for (int j = 0; j < n; j++)
             if (turned_on[i][j])
                 g->peer_off(dev[i], dev[j]);
-    pthread_mutex_unlock(&pulling);
+    pthread_mutex_unlock(&ts_split.pulling);
 }
 
 /* Shares A among the parts where it can, before their GEMMs. */
 static void share(part *p, int n, const ts_slice_plan *plan, const ts_call *c, const ts_gpu_ops *g, const int *dev,
                   shared_a *sa)
 {
-    if (!shares_a(plan, c, g) || !share_begin(sa, plan, c, g, dev, p, n))
+    if (!ts_split_shares_a(plan, c, g) || !share_begin(sa, plan, c, g, dev, p, n))
         return;
     run_parts(p, n);
     if (shares_sent(p, n))
