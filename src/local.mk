@@ -27,5 +27,6 @@ src_libtscore_la_SOURCES = \
 	src/learn/learned_store.c src/learn/learned_store.h \
 	src/cache/write_tracker.c src/cache/write_tracker.h \
 	src/cache/operand_cache.c src/cache/operand_cache.h \
-	src/entry/lifecycle.c
+	src/entry/lifecycle.c src/entry/query.c \
+	src/util/json.h
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -33,17 +33,34 @@ static atomic_int forked;
 #define CALL_WAIT_S 60.0
 #define EXIT_WAIT_S 5.0
 
-/* The plugin sits in the directory this library was loaded from. */
-static int plugin_path(char *out, size_t size)
+/* The plugin sits in the directory this library was loaded from, unless a
+ * program that links the core itself (tsshim-doctor) named the directory. */
+static char plugin_dir[4096];
+
+void ts_gpu_set_plugin_dir(const char *dir)
 {
+    snprintf(plugin_dir, sizeof plugin_dir, "%s", dir ? dir : "");
+}
+
+int ts_gpu_plugin_path(char *out, size_t size)
+{
+    if (plugin_dir[0]) {
+        int n = snprintf(out, size, "%s/%s", plugin_dir, TS_GPU_PLUGIN);
+        return n > 0 && (size_t)n < size ? 0 : -1;
+    }
     Dl_info info;
-    if (!dladdr((void *)plugin_path, &info) || !info.dli_fname)
+    if (!dladdr((void *)ts_gpu_plugin_path, &info) || !info.dli_fname)
         return -1;
     const char *slash = strrchr(info.dli_fname, '/');
     int dir = slash ? (int)(slash - info.dli_fname) : 1;
     int n = snprintf(out, size, "%.*s/%s", dir, slash ? info.dli_fname : ".", TS_GPU_PLUGIN);
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
+
+/* Why the backend is not usable, as the log said it (ts_gpu_why). */
+static char why_not[512];
+
+const char *ts_gpu_why(void) { return why_not; }
 
 /* When the start began, and how long loading the libraries took: the log
  * line of the device start reports both parts. */
@@ -62,21 +79,25 @@ static const ts_gpu_ops *load_backend(void)
 {
     char path[4096];
     start_t0 = ts_now();
-    if (plugin_path(path, sizeof path)) {
+    if (ts_gpu_plugin_path(path, sizeof path)) {
+        snprintf(why_not, sizeof why_not, "cannot locate libtsshim.so");
         ts_log(1, "GPU backend not found: cannot locate libtsshim.so; every call runs on the CPU");
         return NULL;
     }
     if (!dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
-        ts_log(1, "no usable GPU (%s); every call runs on the CPU", dlerror());
+        snprintf(why_not, sizeof why_not, "%s", dlerror());
+        ts_log(1, "no usable GPU (%s); every call runs on the CPU", why_not);
         return NULL;
     }
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        ts_log(1, "GPU backend unavailable (%s); every call runs on the CPU", dlerror());
+        snprintf(why_not, sizeof why_not, "%s", dlerror());
+        ts_log(1, "GPU backend unavailable (%s); every call runs on the CPU", why_not);
         return NULL;
     }
     const ts_gpu_ops *ops = dlsym(h, TS_GPU_OPS_SYMBOL);
     if (!ops || ops->abi != TS_GPU_ABI) {
+        snprintf(why_not, sizeof why_not, "%.400s does not match this libtsshim.so", path);
         ts_log(1, "GPU backend %s does not match this libtsshim.so; every call runs on the CPU", path);
         return NULL;
     }
@@ -93,6 +114,7 @@ static void start_device(const ts_gpu_ops *ops, const char *where)
     char why[256] = "";
     double t1 = ts_now();
     if (ops->init(ts_config_get(), why, sizeof why)) {
+        snprintf(why_not, sizeof why_not, "no usable GPU: %s", why);
         ts_log(1, "no usable GPU (%s); every call runs on the CPU", why);
         return;
     }

@@ -1,4 +1,5 @@
 #include "cache/operand_cache.h"
+#include "util/json.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -644,6 +645,22 @@ void ts_cache_report(void)
            count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
            count.churned, count.failed, count.no_room, count.rerun, count.neighbours, count.untracked, count.untracked ? " (" : "", untracked_why,
            count.untracked ? ")" : "");
+}
+
+void ts_cache_json(ts_json *j)
+{
+    pthread_mutex_lock(&lock);
+    ts_json_add(j, "{\"available\": %s, ", available < 0 ? "null" : available ? "true" : "false");
+    ts_json_add(j, "\"unavailable_why\": ");
+    ts_json_string(j, available == 0 ? unavailable_why : "");
+    ts_json_add(j,
+                ", \"hits\": %llu, \"refreshed\": %llu, \"new\": %llu, \"bytes_not_sent\": %llu, "
+                "\"bytes_resent\": %llu, \"evicted\": %llu, \"invalidated\": %llu, \"churned\": %llu, "
+                "\"failed\": %llu, \"no_room\": %llu, \"rerun\": %llu, \"neighbour_writes\": %llu, "
+                "\"untracked\": %llu}",
+                count.hits, count.refreshed, count.created, count.saved, count.resent, count.evicted, count.invalid,
+                count.churned, count.failed, count.no_room, count.rerun, count.neighbours, count.untracked);
+    pthread_mutex_unlock(&lock);
 }
 
 void ts_cache_after_fork(void)
