@@ -24,3 +24,6 @@ bin_PROGRAMS += tools/tsshim-doctor
 tools_tsshim_doctor_SOURCES = tools/tsshim_doctor.c
 tools_tsshim_doctor_CPPFLAGS = $(AM_CPPFLAGS) -DTSSHIM_LIBDIR='"$(libdir)"'
 tools_tsshim_doctor_LDADD = src/libtscore.la
+
+# The Python package (pip install .): its files travel in the tarball.
+EXTRA_DIST += pyproject.toml setup.py python/tsshim/__init__.py python/tsshim/__main__.py
