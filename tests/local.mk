@@ -41,3 +41,9 @@ include $(srcdir)/tests/cache.mk
 include $(srcdir)/tests/level3.mk
 include $(srcdir)/tests/ilp64.mk
 include $(srcdir)/tests/split.mk
+
+# tests/python_package.sh keeps its virtual environment (NumPy and SciPy
+# from PyPI) between runs; distclean removes it.
+distclean-python-venv:
+	-rm -rf tests/python-venv
+.PHONY: distclean-python-venv
