@@ -36,5 +36,6 @@ src_libtscore_la_SOURCES = \
 	src/cache/cache_directory.c src/cache/cache_directory.h \
 	src/cache/reuse_predictor.c src/cache/reuse_predictor.h \
 	src/cache/cache_proof.c \
-	src/entry/lifecycle.c
+	src/entry/lifecycle.c src/entry/query.c \
+	src/util/json.h
 src_libtscore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -9,7 +9,16 @@ defined() { nm -D --defined-only "$1" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | s
 want=$(sort "$abs_top_builddir/shim/exports.sym" | tr '\n' ' ')
 got=$(defined "$TSSHIM_LIB")
 [ -n "$want" ] && [ "$got" = "$want" ]
-tap_check $? "libtsshim.so exports exactly the routine list (want: $want; got: $got)"
+tap_check $? "libtsshim.so exports exactly the routine list and the query functions (want: $want; got: $got)"
+
+# The public query functions of the Python package (src/entry/query.c), and
+# nothing else beyond the BLAS names: every other name of shim/exports.sym
+# is a routine of the list.
+others=$(grep -v '^tsshim_' "$abs_top_builddir/shim/exports.sym" | grep -cv '_$\|64_$\|^cblas_[sdcz][a-z]*[a-z0-9]*$\|^scipy_')
+case " $got" in *" tsshim_report_json "*) ;; *) others=missing ;; esac
+case " $got" in *" tsshim_settings_json "*) ;; *) others=missing ;; esac
+[ "$others" = 0 ]
+tap_check $? "libtsshim.so exports tsshim_report_json and tsshim_settings_json, every other name a BLAS name (others: $others)"
 
 # The ILP64 names, both families, each routine of the list: 64_ (OpenBLAS's
 # SYMBOLSUFFIX) and scipy_..64_ (NumPy's and SciPy's bundled OpenBLAS).

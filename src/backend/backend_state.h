@@ -27,6 +27,11 @@ typedef struct {
     /* When the start began, and how long loading the libraries took: the log
      * line of the device start reports both parts. */
     double start_t0, load_s;
+    /* A directory named by a program that links the core itself
+     * (tsshim-doctor), else "" (beside libtsshim.so). */
+    char plugin_dir[4096];
+    /* Why the backend is not usable, as the log said it (ts_gpu_why). */
+    char why_not[512];
 
     /* The start (gpu_start.c). */
     atomic_int start_state; /* START_* */

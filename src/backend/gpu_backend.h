@@ -23,6 +23,15 @@
  * start, or another thread's) waits for it. */
 const ts_gpu_ops *ts_gpu(void);
 
+/* The plugin's path: libtsshim-cuda.so beside the object holding the core
+ * (libtsshim.so), or in the directory set by ts_gpu_set_plugin_dir (a
+ * program that links the core, such as tsshim-doctor).  0 on success. */
+int ts_gpu_plugin_path(char *out, size_t size);
+void ts_gpu_set_plugin_dir(const char *dir);
+
+/* Why ts_gpu() found no usable GPU ("" while it did, or was not asked). */
+const char *ts_gpu_why(void);
+
 /* What the plugin gets to call back (set before the first load; the layer
  * above, which owns the CPU BLAS, hands it over). */
 void ts_gpu_bind_core(const ts_core_ops *ops);

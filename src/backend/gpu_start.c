@@ -4,6 +4,7 @@
 #include "backend/gpu_backend.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static void start_device(const ts_gpu_ops *ops, const char *where)
     char why[256] = "";
     double t1 = ts_now();
     if (ops->init(ts_config_get(), why, sizeof why)) {
+        snprintf(ts_backend.why_not, sizeof ts_backend.why_not, "no usable GPU: %s", why);
         ts_log(1, "no usable GPU (%s); every call runs on the CPU", why);
         return;
     }

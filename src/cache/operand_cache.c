@@ -5,6 +5,7 @@
  * struct), reuse_predictor.c (which ranges earn an upload), cache_proof.c
  * (ts_cache_prove, while the device computes). */
 #include "cache/operand_cache.h"
+#include "util/json.h"
 
 #include "cache/cache_directory.h"
 #include "common/clock.h"
@@ -254,6 +255,24 @@ void ts_cache_report(void)
            n->hits, n->refreshed, n->created, n->saved, n->resent, n->evicted, n->invalid, n->churned, n->failed,
            n->no_room, n->rerun, n->neighbours, n->untracked, n->untracked ? " (" : "", cache->untracked_why,
            n->untracked ? ")" : "");
+}
+
+void ts_cache_json(ts_json *j)
+{
+    ts_cache_state *const cache = ts_cache();
+    pthread_mutex_lock(&cache->lock);
+    const ts_cache_counts *n = &cache->count;
+    ts_json_add(j, "{\"available\": %s, ", cache->available < 0 ? "null" : cache->available ? "true" : "false");
+    ts_json_add(j, "\"unavailable_why\": ");
+    ts_json_string(j, cache->available == 0 ? cache->unavailable_why : "");
+    ts_json_add(j,
+                ", \"hits\": %llu, \"refreshed\": %llu, \"new\": %llu, \"bytes_not_sent\": %llu, "
+                "\"bytes_resent\": %llu, \"evicted\": %llu, \"invalidated\": %llu, \"churned\": %llu, "
+                "\"failed\": %llu, \"no_room\": %llu, \"rerun\": %llu, \"neighbour_writes\": %llu, "
+                "\"untracked\": %llu}",
+                n->hits, n->refreshed, n->created, n->saved, n->resent, n->evicted, n->invalid, n->churned, n->failed,
+                n->no_room, n->rerun, n->neighbours, n->untracked);
+    pthread_mutex_unlock(&cache->lock);
 }
 
 void ts_cache_after_fork(void)

@@ -60,6 +60,11 @@ void ts_cache_finish(ts_call *c);
 /* The exit report's cache line (TSSHIM_VERBOSE >= 1), when the cache was used. */
 void ts_cache_report(void);
 
+/* The same counts as one JSON object (tsshim_report_json); "available" is
+ * null until the cache was first asked for. */
+struct ts_json;
+void ts_cache_json(struct ts_json *j);
+
 /* fork() child: counts its own calls only; the parent's entries are never
  * used there (no GPU in the child). */
 void ts_cache_after_fork(void);

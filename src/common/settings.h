@@ -31,6 +31,7 @@ typedef struct {
     ts_device_list split_devices; /* TSSHIM_SPLIT_DEVICES; none named: every visible device */
     double split_min_ms;        /* TSSHIM_SPLIT_MIN_MS: calls predicted shorter on one GPU run whole */
     int64_t verbose;            /* TSSHIM_VERBOSE 0..3 */
+    int64_t count;              /* TSSHIM_COUNT: count calls for tsshim_report_json() even when silent */
     char log_path[1024];        /* TSSHIM_LOG, %p = pid, %r = rank; empty = stderr */
     char profile_path[1024];    /* TSSHIM_PROFILE; empty = default location */
     int64_t learn_save;         /* TSSHIM_LEARN_SAVE: learned rates read from and merged into the profile */

@@ -71,6 +71,8 @@ static void *resolve(ts_routine r)
     return s.found;
 }
 
+void *ts_cpu_blas_find(ts_routine r) { return resolve(r); }
+
 int ts_cpu_blas_linked(void) { return resolve(ts_gemm_routine(TS_D)) != NULL; }
 
 ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r)

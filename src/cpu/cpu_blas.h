@@ -55,6 +55,10 @@ ts_gemm_fn ts_cpu_gemm_resolve(ts_routine r);
  * has no call to start the GPU for. */
 int ts_cpu_blas_linked(void);
 
+/* The routine r of the CPU BLAS, looked up as ts_cpu_gemm_resolve does but
+ * neither kept nor fatal: NULL when no BLAS defines it (tsshim-doctor). */
+void *ts_cpu_blas_find(ts_routine r);
+
 /* Each routine once resolved: a forwarded call costs one load here.  A
  * CBLAS routine is kept in the same slot and cast back to its own type
  * before it is called (ts_forward_cblas). */

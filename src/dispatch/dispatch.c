@@ -175,8 +175,9 @@ void ts_dispatch(ts_call *c)
     }
     learn_from(c, &f, a, fell_back);
     ts_cache_finish(c);
-    /* Counting costs atomics on every call: only when a report will be written. */
-    if (cfg->verbose >= 1)
+    /* Counting costs atomics on every call: only when a report will be
+     * written or read (tsshim_report_json, TSSHIM_COUNT). */
+    if (cfg->verbose >= 1 || cfg->count)
         ts_stats_record(c, fell_back);
     if (cfg->verbose >= 3) {
         ts_log_trace(c);

@@ -83,7 +83,8 @@ static int64_t mnk_below(double below, ts_routine r)
 static void arm_gate(void)
 {
     const ts_config *cfg = ts_config_get();
-    if (cfg->verbose > 0)
+    /* Every call is counted when a report is asked for (TSSHIM_VERBOSE, TSSHIM_COUNT). */
+    if (cfg->verbose > 0 || cfg->count)
         return;
     for (int r = 0; r < TS_NROUTINE; r++)
         ts_lanes[r]->mnk_below = mnk_below(ts_route_cpu_below(cfg, (ts_routine)r), (ts_routine)r);

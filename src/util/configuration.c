@@ -1,4 +1,5 @@
 #include "util/configuration.h"
+#include "util/json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,6 +33,7 @@ const ts_config_key ts_config_keys[] = {
     { "TSSHIM_SPLIT_DEVICES", "", TS_KEY_DEVICES, offsetof(ts_config, split_devices), 0, 0, 0 },
     KEY_NUM("TSSHIM_SPLIT_MIN_MS", "20", TS_KEY_DOUBLE, split_min_ms, 0, 1e9),
     KEY_NUM("TSSHIM_VERBOSE", "0", TS_KEY_INT, verbose, 0, 3),
+    KEY_NUM("TSSHIM_COUNT", "0", TS_KEY_INT, count, 0, 1),
     KEY_STR("TSSHIM_LOG", "", log_path),
     KEY_STR("TSSHIM_PROFILE", "", profile_path),
     KEY_NUM("TSSHIM_LEARN_SAVE", "0", TS_KEY_INT, learn_save, 0, 1),
@@ -232,4 +234,54 @@ const ts_config *ts_config_get(void)
 {
     pthread_once(&config_once, config_init);
     return &config;
+}
+
+/* One value of the configuration as JSON: numbers as numbers, the mode,
+ * strings, routines and devices as strings or lists. */
+static void json_value(ts_json *j, const ts_config *cfg, const ts_config_key *key)
+{
+    const char *field = (const char *)cfg + key->offset;
+    switch (key->type) {
+    case TS_KEY_MODE: {
+        ts_mode m = *(const ts_mode *)field;
+        ts_json_string(j, m == TS_MODE_GPU ? "gpu" : m == TS_MODE_CPU ? "cpu" : "auto");
+        break;
+    }
+    case TS_KEY_STRING: ts_json_string(j, field); break;
+    case TS_KEY_INT: ts_json_add(j, "%lld", (long long)*(const int64_t *)field); break;
+    case TS_KEY_DOUBLE: ts_json_add(j, "%.17g", *(const double *)field); break;
+    case TS_KEY_ROUTINES: {
+        const int *disabled = (const int *)field;
+        int first = 1;
+        ts_json_add(j, "[");
+        for (int r = 0; r < TS_NROUTINE; r++)
+            if (disabled[r]) {
+                ts_json_add(j, first ? "" : ", ");
+                ts_json_string(j, ts_routine_symbol((ts_routine)r));
+                first = 0;
+            }
+        ts_json_add(j, "]");
+        break;
+    }
+    case TS_KEY_DEVICES: {
+        const ts_device_list *l = (const ts_device_list *)field;
+        ts_json_add(j, "[");
+        for (int i = 0; i < l->count; i++)
+            ts_json_add(j, i ? ", %d" : "%d", l->dev[i]);
+        ts_json_add(j, "]");
+        break;
+    }
+    }
+}
+
+void ts_config_json(ts_json *j, const ts_config *cfg)
+{
+    ts_json_add(j, "{");
+    for (size_t i = 0; i < ts_config_nkeys; i++) {
+        ts_json_add(j, i ? ", " : "");
+        ts_json_string(j, ts_config_keys[i].name);
+        ts_json_add(j, ": ");
+        json_value(j, cfg, &ts_config_keys[i]);
+    }
+    ts_json_add(j, "}");
 }

@@ -36,5 +36,10 @@ int ts_config_set(ts_config *cfg, const ts_config_key *key, const char *value);
 /* Values rejected while loading the process-wide configuration. */
 int ts_config_rejected(void);
 
+/* The settings of cfg as one JSON object, every key of the table by its
+ * environment name (tsshim_settings_json). */
+struct ts_json;
+void ts_config_json(struct ts_json *j, const ts_config *cfg);
+
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "util/configuration.h"
 #include "common/mpi_launcher.h"
+#include "util/json.h"
 #include "util/log.h"
 
 typedef struct {
@@ -114,4 +115,43 @@ void ts_stats_report(int home)
     if (!any)
         ts_log(1, "no BLAS calls reached the shim");
     report_devices(home);
+}
+
+void ts_stats_json(ts_json *j, int home)
+{
+    ts_json_add(j, "{\"routines\": {");
+    int first = 1;
+    for (int r = 0; r < TS_NROUTINE; r++) {
+        routine_stats *s = &stats[r];
+        unsigned long long calls = atomic_load(&s->calls);
+        if (!calls)
+            continue;
+        ts_json_add(j, first ? "" : ", ");
+        first = 0;
+        ts_json_string(j, ts_routine_symbol((ts_routine)r));
+        ts_json_add(j,
+                    ": {\"calls\": %llu, \"offloaded\": %llu, \"fallbacks\": %llu, \"gpu_s\": %.9f, "
+                    "\"h2d_bytes\": %llu, \"d2h_bytes\": %llu, \"split\": %llu}",
+                    calls, atomic_load(&s->offloaded), atomic_load(&s->fallbacks),
+                    (double)atomic_load(&s->gpu_ns) * 1e-9, atomic_load(&s->h2d), atomic_load(&s->d2h),
+                    atomic_load(&s->split));
+    }
+    ts_json_add(j, "}, \"devices\": {");
+    first = 1;
+    for (int d = 0; d < TS_MAX_DEVICES; d++) {
+        const device_stats *s[2] = { &devices[d + 1], d == home ? &devices[0] : NULL };
+        unsigned long long v[4] = { 0, 0, 0, 0 };
+        for (int i = 0; i < 2 && s[i]; i++) {
+            v[0] += atomic_load(&s[i]->runs);
+            v[1] += atomic_load(&s[i]->gpu_ns);
+            v[2] += atomic_load(&s[i]->h2d);
+            v[3] += atomic_load(&s[i]->d2h);
+        }
+        if (!v[0])
+            continue;
+        ts_json_add(j, "%s\"%d\": {\"runs\": %llu, \"gpu_s\": %.9f, \"h2d_bytes\": %llu, \"d2h_bytes\": %llu}",
+                    first ? "" : ", ", d, v[0], (double)v[1] * 1e-9, v[2], v[3]);
+        first = 0;
+    }
+    ts_json_add(j, "}}");
 }

@@ -20,4 +20,9 @@ void ts_stats_reset(void);
  * device that calls naming none ran on (-1: none started). */
 void ts_stats_report(int home);
 
+/* The same counters as JSON: {"routines": {NAME: {...}}, "devices": {D: {...}}}
+ * (tsshim_report_json); only routines called and devices that ran work. */
+struct ts_json;
+void ts_stats_json(struct ts_json *j, int home);
+
 #endif
