@@ -173,6 +173,8 @@ int ts_dir_dropped_as_rewritten(entry *e, int mine)
     if (e->refs > mine || 2 * ts_dir_stale_bytes(e) < e->len)
         return 0;
     ts_reuse_mark_churned(&cache.reuse, e->host, e->len);
+    ts_log(3, "cache: the copy of %p (%zu bytes) was mostly rewritten since its last use: dropped, not cached again",
+           (const void *)e->host, e->len);
     ts_dir_drop(e, &cache.count.churned);
     return 1;
 }
@@ -268,6 +270,7 @@ entry *ts_dir_create(ts_call *c, const view *v, const ts_config *cfg)
     cache.used += v->len;
     cache.count.created++;
     c->bytes_h2d += sent;
+    ts_log(3, "cache: new copy of %p (%zu bytes)", (const void *)v->host, v->len);
     return e;
 }
 

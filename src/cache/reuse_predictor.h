@@ -8,9 +8,15 @@
 
 #include <stddef.h>
 
-enum { TS_SIGHTINGS = 64 };
+/* A set-associative table: a range lives in one set of TS_SIGHTING_WAYS
+ * ways (a hash of its address and length); a new range takes the way with
+ * the fewest uses, a churned range last.  The old direct-mapped table of 64
+ * let two arrays of one loop push each other's churn mark out at every
+ * call, so that both were cached, churned and cached again in turn
+ * (docs/performance.md, mid-size calls). */
+enum { TS_SIGHTING_SETS = 256, TS_SIGHTING_WAYS = 4 };
 
-/* A host range calls used (hash of the address, last writer wins). */
+/* A host range calls used. */
 typedef struct {
     const char *host;
     size_t len;
@@ -19,7 +25,7 @@ typedef struct {
 } ts_sighting;
 
 typedef struct {
-    ts_sighting slot[TS_SIGHTINGS];
+    ts_sighting slot[TS_SIGHTING_SETS][TS_SIGHTING_WAYS];
 } ts_reuse_table;
 
 /* The range's bytes an entry would hold were found mostly rewritten
@@ -27,7 +33,8 @@ typedef struct {
 void ts_reuse_mark_churned(ts_reuse_table *t, const char *host, size_t len);
 
 /* Whether the range was marked churned (and not pushed out of the table
- * by another range since). */
+ * since: that takes TS_SIGHTING_WAYS other ranges of its set, none of them
+ * churned). */
 int ts_reuse_churned(ts_reuse_table *t, const char *host, size_t len);
 
 /* Counts one more use of the range, and answers how many of its `elems`
