@@ -3,7 +3,7 @@
 noinst_LTLIBRARIES += src/libtscore.la
 src_libtscore_la_SOURCES = \
 	src/common/call.h src/common/routine_list.h src/common/settings.h src/common/gpu_plugin.h \
-	src/common/scalars.h src/common/level3_args.h src/common/thread.c src/common/thread.h \
+	src/common/scalars.h src/common/level3_args.h src/common/cblas.h src/common/thread.c src/common/thread.h \
 	src/util/reentry.c src/util/reentry.h \
 	src/cpu/forward_level3.c src/cpu/forward_level3.h \
 	src/util/configuration.c src/util/configuration.h \
