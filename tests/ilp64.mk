@@ -38,6 +38,6 @@ tests_libscipy_provider_la_LIBADD = -ldl
 tests_libscipy_provider_la_LDFLAGS = $(AM_LDFLAGS) -rpath $(abs_builddir)/tests -avoid-version
 check_PROGRAMS += tests/scipy_lp64_client
 tests_scipy_lp64_client_SOURCES = tests/scipy_lp64_client.c tests/level3_api.h
-tests_scipy_lp64_client_LDADD = -ldl
+tests_scipy_lp64_client_LDADD = -ldl -lm
 TESTS += tests/scipy_lp64.sh
 EXTRA_DIST += tests/scipy_lp64.sh
