@@ -199,18 +199,21 @@ static int write_keys(FILE *f, FILE *old, void *arg)
 
 int ts_profile_write(const char *path, const ts_profile *p) { return ts_profile_replace(path, write_keys, (void *)p); }
 
-static ts_profile loaded;
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/* The profile in force, read once. */
+static struct {
+    ts_profile loaded;
+    pthread_once_t once;
+} profile = { .once = PTHREAD_ONCE_INIT };
 
 static void load(void)
 {
     const ts_config *cfg = ts_config_get();
     char path[4096];
-    loaded = ts_profile_defaults;
+    profile.loaded = ts_profile_defaults;
     if (ts_profile_path(cfg->profile_path, path, sizeof path))
         return;
     /* Only a file the user named is worth a warning: the cache one is optional. */
-    if (ts_profile_read(path, &loaded) < 0 && cfg->profile_path[0])
+    if (ts_profile_read(path, &profile.loaded) < 0 && cfg->profile_path[0])
         ts_log(1, "cannot read TSSHIM_PROFILE=%s (%s); built-in figures apply", path, strerror(errno));
     if (cfg->learn_save)
         ts_learned_store_start(path);
@@ -218,6 +221,6 @@ static void load(void)
 
 const ts_profile *ts_profile_get(void)
 {
-    pthread_once(&load_once, load);
-    return &loaded;
+    pthread_once(&profile.once, load);
+    return &profile.loaded;
 }

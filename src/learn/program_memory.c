@@ -90,57 +90,62 @@ int ts_program_next(int old, int started, double gain, double price)
     return f > TS_PROGRAM_FACTOR_MAX ? TS_PROGRAM_FACTOR_MAX : f;
 }
 
-static int active;
-static int factor = 1;
-static char key[TS_PROGRAM_KEY_LEN];
-static char store_path[4096];
-static _Atomic double gained;
-static pid_t owner;
+/* Program memory's state: the verdict read at start (factor), the
+ * program's key and the profile it lives in, what GPU calls saved. */
+static struct {
+    int active;
+    int factor;
+    char key[TS_PROGRAM_KEY_LEN];
+    char store_path[4096];
+    _Atomic double gained;
+    pid_t owner;
+} memory = { .factor = 1 };
 
 void ts_program_memory_save(int gpu_started)
 {
     /* A forked child did not run the parent's start: its exit says nothing. */
-    if (!active || getpid() != owner || !gpu_started)
+    if (!memory.active || getpid() != memory.owner || !gpu_started)
         return;
-    int next = ts_program_next(factor, 1, atomic_load(&gained), ts_profile_get()->gpu_start_s);
-    if (ts_program_write(store_path, key, next))
-        ts_log(1, "cannot save the program's GPU start verdict into %s", store_path);
+    int next = ts_program_next(memory.factor, 1, atomic_load(&memory.gained), ts_profile_get()->gpu_start_s);
+    if (ts_program_write(memory.store_path, memory.key, next))
+        ts_log(1, "cannot save the program's GPU start verdict into %s", memory.store_path);
     else
-        ts_log(2, "GPU start verdict %s %d (calls on the GPU saved %.3f s) merged into %s", key, next,
-               atomic_load(&gained), store_path);
+        ts_log(2, "GPU start verdict %s %d (calls on the GPU saved %.3f s) merged into %s", memory.key, next,
+               atomic_load(&memory.gained), memory.store_path);
 }
 
 int ts_program_memory_start(const ts_config *cfg, int devices)
 {
     if (!cfg->learn_save || cfg->mode != TS_MODE_AUTO || cfg->background_start != 1 || devices <= 0 ||
-        ts_profile_path(cfg->profile_path, store_path, sizeof store_path))
+        ts_profile_path(cfg->profile_path, memory.store_path, sizeof memory.store_path))
         return 0;
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
         return 0;
     exe[n] = 0;
-    ts_program_key(exe, key);
-    factor = ts_program_read(store_path, key);
+    ts_program_key(exe, memory.key);
+    memory.factor = ts_program_read(memory.store_path, memory.key);
     /* The price is read at exit: load the profile now, not from an exit handler. */
     ts_profile_get();
-    owner = getpid();
-    active = 1;
-    ts_log(2, "GPU start of %s: %s (%s in %s)", exe, factor ? "earned by the ledger" : "at load", key, store_path);
-    return factor == 0;
+    memory.owner = getpid();
+    memory.active = 1;
+    ts_log(2, "GPU start of %s: %s (%s in %s)", exe, memory.factor ? "earned by the ledger" : "at load", memory.key,
+           memory.store_path);
+    return memory.factor == 0;
 }
 
 double ts_program_start_price(const ts_profile *prof)
 {
-    return prof->gpu_start_s * (active && factor > 1 ? factor : 1);
+    return prof->gpu_start_s * (memory.active && memory.factor > 1 ? memory.factor : 1);
 }
 
 void ts_program_gained(double seconds)
 {
-    if (!active)
+    if (!memory.active)
         return;
-    double before = atomic_load_explicit(&gained, memory_order_relaxed);
-    while (!atomic_compare_exchange_weak_explicit(&gained, &before, before + seconds, memory_order_relaxed,
+    double before = atomic_load_explicit(&memory.gained, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(&memory.gained, &before, before + seconds, memory_order_relaxed,
                                                   memory_order_relaxed))
         ;
 }

@@ -213,27 +213,30 @@ int ts_config_load(ts_config *cfg, const char *(*get)(const char *name), const c
     return rejected;
 }
 
-static ts_config config;
-static int config_rejected;
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+/* The process's settings, loaded once. */
+static struct {
+    ts_config config;
+    int rejected;
+    pthread_once_t once;
+} settings = { .once = PTHREAD_ONCE_INIT };
 
 static const char *env_get(const char *name) { return getenv(name); }
 
 static void config_init(void)
 {
-    config_rejected = ts_config_load(&config, env_get, getenv("TSSHIM_CONFIG"));
+    settings.rejected = ts_config_load(&settings.config, env_get, getenv("TSSHIM_CONFIG"));
 }
 
 int ts_config_rejected(void)
 {
     ts_config_get();
-    return config_rejected;
+    return settings.rejected;
 }
 
 const ts_config *ts_config_get(void)
 {
-    pthread_once(&config_once, config_init);
-    return &config;
+    pthread_once(&settings.once, config_init);
+    return &settings.config;
 }
 
 /* One value of the configuration as JSON: numbers as numbers, the mode,

@@ -11,8 +11,11 @@
 #include "util/configuration.h"
 #include "common/mpi_launcher.h"
 
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static int log_fd = -1;
+/* Where log lines go: the file of TSSHIM_LOG once opened, else stderr. */
+static struct {
+    pthread_mutex_t lock;
+    int fd;
+} sink = { PTHREAD_MUTEX_INITIALIZER, -1 };
 
 /* Expands %p to the pid and %r to the launcher's rank (0 without one);
  * other characters are copied. */
@@ -33,20 +36,20 @@ static void expand_path(const char *pattern, char *out, size_t size)
     out[o < size ? o : size - 1] = 0;
 }
 
-/* Called with log_lock held. */
+/* Called with sink.lock held. */
 static int log_target(void)
 {
-    if (log_fd >= 0)
-        return log_fd;
+    if (sink.fd >= 0)
+        return sink.fd;
     const ts_config *cfg = ts_config_get();
     if (cfg->log_path[0]) {
         char path[1100];
         expand_path(cfg->log_path, path, sizeof path);
-        log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        sink.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     }
-    if (log_fd < 0)
-        log_fd = STDERR_FILENO;
-    return log_fd;
+    if (sink.fd < 0)
+        sink.fd = STDERR_FILENO;
+    return sink.fd;
 }
 
 /* A line reaches the stream in one write(2), so processes sharing it (MPI
@@ -61,7 +64,7 @@ static void vlog(const char *fmt, va_list ap)
     size_t len = 8 + (n < 0 ? 0 : (size_t)n < room - 8 ? (size_t)n : room - 9);
     memcpy(line, "tsshim: ", 8);
     line[len++] = '\n';
-    pthread_mutex_lock(&log_lock);
+    pthread_mutex_lock(&sink.lock);
     int fd = log_target();
     for (size_t done = 0; done < len;) {
         ssize_t w = write(fd, line + done, len - done);
@@ -71,7 +74,7 @@ static void vlog(const char *fmt, va_list ap)
             break;
         done += (size_t)w;
     }
-    pthread_mutex_unlock(&log_lock);
+    pthread_mutex_unlock(&sink.lock);
     errno = saved;
 }
 
@@ -135,9 +138,9 @@ void ts_log_trace(const ts_call *c)
 void ts_log_after_fork(void)
 {
     /* A per-process log (%p) is the child's own file: reopen it there. */
-    if (log_fd > STDERR_FILENO && strstr(ts_config_get()->log_path, "%p")) {
-        close(log_fd);
-        log_fd = -1;
+    if (sink.fd > STDERR_FILENO && strstr(ts_config_get()->log_path, "%p")) {
+        close(sink.fd);
+        sink.fd = -1;
     }
-    pthread_mutex_init(&log_lock, NULL);
+    pthread_mutex_init(&sink.lock, NULL);
 }

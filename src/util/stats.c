@@ -12,8 +12,6 @@ typedef struct {
     atomic_ullong calls, offloaded, fallbacks, gpu_ns, h2d, d2h, split;
 } routine_stats;
 
-static routine_stats stats[TS_NROUTINE];
-
 /* Work per device: slot 0 is the home device (a call with device -1), slot
  * d + 1 device d, so that a report shows where each rank's or each split
  * part's work ran. */
@@ -21,11 +19,15 @@ typedef struct {
     atomic_ullong runs, gpu_ns, h2d, d2h;
 } device_stats;
 
-static device_stats devices[TS_MAX_DEVICES + 1];
+/* The counters: per routine, and per device (slot 0 the home device). */
+static struct {
+    routine_stats routines[TS_NROUTINE];
+    device_stats devices[TS_MAX_DEVICES + 1];
+} counts;
 
 void ts_stats_device(int device, double seconds, uint64_t h2d, uint64_t d2h)
 {
-    device_stats *s = &devices[device >= 0 && device < TS_MAX_DEVICES ? device + 1 : 0];
+    device_stats *s = &counts.devices[device >= 0 && device < TS_MAX_DEVICES ? device + 1 : 0];
     atomic_fetch_add_explicit(&s->runs, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->gpu_ns, (unsigned long long)(seconds * 1e9), memory_order_relaxed);
     atomic_fetch_add_explicit(&s->h2d, h2d, memory_order_relaxed);
@@ -34,7 +36,7 @@ void ts_stats_device(int device, double seconds, uint64_t h2d, uint64_t d2h)
 
 void ts_stats_record(const ts_call *c, int fell_back)
 {
-    routine_stats *s = &stats[c->routine];
+    routine_stats *s = &counts.routines[c->routine];
     atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
     if (fell_back)
         atomic_fetch_add_explicit(&s->fallbacks, 1, memory_order_relaxed);
@@ -54,7 +56,7 @@ void ts_stats_record(const ts_call *c, int fell_back)
 void ts_stats_reset(void)
 {
     for (int r = 0; r < TS_NROUTINE; r++) {
-        routine_stats *s = &stats[r];
+        routine_stats *s = &counts.routines[r];
         atomic_store(&s->calls, 0);
         atomic_store(&s->offloaded, 0);
         atomic_store(&s->fallbacks, 0);
@@ -64,7 +66,7 @@ void ts_stats_reset(void)
         atomic_store(&s->split, 0);
     }
     for (int d = 0; d <= TS_MAX_DEVICES; d++) {
-        device_stats *s = &devices[d];
+        device_stats *s = &counts.devices[d];
         atomic_store(&s->runs, 0);
         atomic_store(&s->gpu_ns, 0);
         atomic_store(&s->h2d, 0);
@@ -77,7 +79,7 @@ void ts_stats_reset(void)
 static void report_devices(int home)
 {
     for (int d = 0; d < TS_MAX_DEVICES; d++) {
-        const device_stats *s[2] = { &devices[d + 1], d == home ? &devices[0] : NULL };
+        const device_stats *s[2] = { &counts.devices[d + 1], d == home ? &counts.devices[0] : NULL };
         unsigned long long v[4] = { 0, 0, 0, 0 };
         for (int i = 0; i < 2 && s[i]; i++) {
             v[0] += atomic_load(&s[i]->runs);
@@ -95,7 +97,7 @@ void ts_stats_report(int home)
 {
     int any = 0;
     for (int r = 0; r < TS_NROUTINE; r++) {
-        routine_stats *s = &stats[r];
+        routine_stats *s = &counts.routines[r];
         unsigned long long calls = atomic_load(&s->calls);
         if (!calls)
             continue;
@@ -122,7 +124,7 @@ void ts_stats_json(ts_json *j, int home)
     ts_json_add(j, "{\"routines\": {");
     int first = 1;
     for (int r = 0; r < TS_NROUTINE; r++) {
-        routine_stats *s = &stats[r];
+        routine_stats *s = &counts.routines[r];
         unsigned long long calls = atomic_load(&s->calls);
         if (!calls)
             continue;
@@ -139,7 +141,7 @@ void ts_stats_json(ts_json *j, int home)
     ts_json_add(j, "}, \"devices\": {");
     first = 1;
     for (int d = 0; d < TS_MAX_DEVICES; d++) {
-        const device_stats *s[2] = { &devices[d + 1], d == home ? &devices[0] : NULL };
+        const device_stats *s[2] = { &counts.devices[d + 1], d == home ? &counts.devices[0] : NULL };
         unsigned long long v[4] = { 0, 0, 0, 0 };
         for (int i = 0; i < 2 && s[i]; i++) {
             v[0] += atomic_load(&s[i]->runs);
