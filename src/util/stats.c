@@ -74,19 +74,26 @@ void ts_stats_reset(void)
     }
 }
 
-/* One line per device that ran work; the home device's line includes the
- * calls that ran there without naming it. */
+/* Device d's runs, GPU nanoseconds and bytes each way; the home device's
+ * include the calls that ran there without naming it. */
+static void device_totals(int d, int home, unsigned long long v[4])
+{
+    const device_stats *s[2] = { &counts.devices[d + 1], d == home ? &counts.devices[0] : NULL };
+    v[0] = v[1] = v[2] = v[3] = 0;
+    for (int i = 0; i < 2 && s[i]; i++) {
+        v[0] += atomic_load(&s[i]->runs);
+        v[1] += atomic_load(&s[i]->gpu_ns);
+        v[2] += atomic_load(&s[i]->h2d);
+        v[3] += atomic_load(&s[i]->d2h);
+    }
+}
+
+/* One line per device that ran work. */
 static void report_devices(int home)
 {
     for (int d = 0; d < TS_MAX_DEVICES; d++) {
-        const device_stats *s[2] = { &counts.devices[d + 1], d == home ? &counts.devices[0] : NULL };
-        unsigned long long v[4] = { 0, 0, 0, 0 };
-        for (int i = 0; i < 2 && s[i]; i++) {
-            v[0] += atomic_load(&s[i]->runs);
-            v[1] += atomic_load(&s[i]->gpu_ns);
-            v[2] += atomic_load(&s[i]->h2d);
-            v[3] += atomic_load(&s[i]->d2h);
-        }
+        unsigned long long v[4];
+        device_totals(d, home, v);
         if (v[0])
             ts_log(1, "device %d runs=%llu gpu_s=%.6f h2d_bytes=%llu d2h_bytes=%llu", d, v[0], (double)v[1] * 1e-9,
                    v[2], v[3]);
@@ -141,14 +148,8 @@ void ts_stats_json(ts_json *j, int home)
     ts_json_add(j, "}, \"devices\": {");
     first = 1;
     for (int d = 0; d < TS_MAX_DEVICES; d++) {
-        const device_stats *s[2] = { &counts.devices[d + 1], d == home ? &counts.devices[0] : NULL };
-        unsigned long long v[4] = { 0, 0, 0, 0 };
-        for (int i = 0; i < 2 && s[i]; i++) {
-            v[0] += atomic_load(&s[i]->runs);
-            v[1] += atomic_load(&s[i]->gpu_ns);
-            v[2] += atomic_load(&s[i]->h2d);
-            v[3] += atomic_load(&s[i]->d2h);
-        }
+        unsigned long long v[4];
+        device_totals(d, home, v);
         if (!v[0])
             continue;
         ts_json_add(j, "%s\"%d\": {\"runs\": %llu, \"gpu_s\": %.9f, \"h2d_bytes\": %llu, \"d2h_bytes\": %llu}",
