@@ -1,5 +1,5 @@
 #!/bin/sh
-# One call on every GPU of the host (src/multigpu/split.c): each case, by default
+# One call on every GPU of the host (src/multigpu/split_*.c): each case, by default
 # bench_e2e's split_* cases (a Gram matrix A^T B of two 2^27 x 16 double
 # blocks, 32 GiB, and a square double GEMM of 32768, pageable and pinned), on
 # host memory, run

@@ -1,5 +1,6 @@
 /* The operand cache's device memory (the plugin's side of it; the
- * directory, the write tracking and the policy live in src/cache/operand_cache.c):
+ * directory, the write tracking and the policy live in src/cache/: cache_directory.c,
+ * write_tracker.c, operand_cache.c):
  * on the home device, whatever device the calling thread has current. */
 #ifndef TS_CUDA_CACHE_MEMORY_H
 #define TS_CUDA_CACHE_MEMORY_H

@@ -1,8 +1,8 @@
 /* Copies of a host matrix on several devices for one split call
- * (src/multigpu/split.c): each device takes its share of the matrix from the host
+ * (src/multigpu/split_run.c): each device takes its share of the matrix from the host
  * and the rest from the other devices' copies, so the host sends the
  * matrix once rather than once per device.  The ops of the same names in
- * src/backend/gpu_backend.h. */
+ * src/common/gpu_plugin.h (ts_gpu_ops). */
 #ifndef TS_CUDA_REPLICA_H
 #define TS_CUDA_REPLICA_H
 

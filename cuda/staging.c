@@ -19,7 +19,7 @@
 #define GROW_AFTER ((uint64_t)1 << 30)
 
 /* Each device's ring, under its own lock: devices have links of their own,
- * so calls on different devices (one call split among them, src/multigpu/split.c)
+ * so calls on different devices (one call split among them, src/multigpu/split_run.c)
  * move data at once. */
 typedef struct {
     pthread_mutex_t lock;

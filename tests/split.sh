@@ -1,5 +1,5 @@
 #!/bin/sh
-# One call split across devices (src/multigpu/split.c), on a host with one GPU too:
+# One call split across devices (src/multigpu/split_*.c), on a host with one GPU too:
 # device 0 is listed twice, then three times (TSSHIM_SPLIT_DEVICES), so that
 # every GPU call runs as two or three parts at once from as many threads,
 # each with its own stream and cuBLAS handle (a column split's parts share

@@ -53,7 +53,7 @@ double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p);
 
 /* Bytes of pageable host memory the packing threads copy for the call (in
  * and out, what c->resident counts excepted): one host's copies, however
- * many devices share the call (src/multigpu/split.c). */
+ * many devices share the call (src/multigpu/split_plan.c). */
 double ts_call_staged_bytes(const ts_call *c, const ts_profile *p);
 
 #endif

@@ -61,11 +61,11 @@ typedef struct {
     int (*level3)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
     /* The devices this process sees (CUDA_VISIBLE_DEVICES applies), and the
      * home device's free memory now in bytes (0 when unknown): what
-     * src/multigpu/split.c shares a call among, and when one device is too small. */
+     * src/multigpu/split_plan.c shares a call among, and when one device is too small. */
     int (*device_count)(void);
     size_t (*home_free)(void);
     /* A host matrix that every part of a split call reads whole
-     * (src/multigpu/split.c): device memory on `device` for a copy of it (NULL when
+     * (src/multigpu/split_run.c): device memory on `device` for a copy of it (NULL when
      * it would not leave the part room to run), its release, a region of
      * the host matrix copied into the same place of the copy (pinned
      * memory by DMA, pageable through the staging ring), and `bytes` from
