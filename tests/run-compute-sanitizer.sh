@@ -8,6 +8,7 @@
 # COMPUTE_SANITIZER names the binary (default: from PATH, else
 # /usr/local/cuda/bin).  Each program run is bounded by CS_TIMEOUT seconds
 # (default 300): a run that takes longer is a failed point, not a hang.
+# CS_PROGRAMS, where set, names the programs to run (others are left out).
 : "${abs_top_builddir:=$(pwd)}"
 : "${abs_top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${TSSHIM_LIB:=$abs_top_builddir/.libs/libtsshim.so}"
@@ -32,6 +33,9 @@ check() {
   prog=$2
   shift 2
   args=$*
+  if [ -n "${CS_PROGRAMS:-}" ] && ! printf ' %s ' "$CS_PROGRAMS" | grep -q " $prog "; then
+    return
+  fi
   if [ ! -x "$bin/$prog" ]; then
     tap_skip_point "$tool: $prog not built"
     return

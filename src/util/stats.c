@@ -46,7 +46,7 @@ void ts_stats_record(const ts_call *c, int fell_back)
     atomic_fetch_add_explicit(&s->gpu_ns, (unsigned long long)(c->gpu_seconds * 1e9), memory_order_relaxed);
     atomic_fetch_add_explicit(&s->h2d, c->bytes_h2d, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->d2h, c->bytes_d2h, memory_order_relaxed);
-    /* A split call's parts were counted on their devices (src/multigpu/split.c). */
+    /* A split call's parts were counted on their devices (src/multigpu/split_run.c). */
     if (c->split)
         atomic_fetch_add_explicit(&s->split, 1, memory_order_relaxed);
     else
