@@ -43,8 +43,8 @@
 /* The Fortran arguments collected for the core: an ILP64 row's integer
  * pointers travel as the struct's type (src/common/level3_args.h, ts_f77_dim). */
 #define TS_L3_IP(p) ((const int *)(const void *)(p))
-#define TS_SYRK_F77_COLLECT uplo, trans, TS_L3_IP(n), TS_L3_IP(k), alpha, a, TS_L3_IP(lda), beta, c, TS_L3_IP(ldc), \
-    uplo_len, trans_len
+#define TS_SYRK_F77_COLLECT uplo, trans, TS_L3_IP(n), TS_L3_IP(k), alpha, a, TS_L3_IP(lda), a, TS_L3_IP(lda), beta, c, \
+    TS_L3_IP(ldc), uplo_len, trans_len
 #define TS_TRSM_F77_COLLECT side, uplo, transa, diag, TS_L3_IP(m), TS_L3_IP(n), alpha, a, TS_L3_IP(lda), b,        \
     TS_L3_IP(ldb), side_len, uplo_len, transa_len, diag_len
 
@@ -174,14 +174,14 @@
 
 /* SYR2K and HER2K: SYRK's check (alpha of the routine's precision). */
 #define TS_L3_SYR2K_F77(name, prec, I, w)                                                                  \
-    TS_L3_FULL(name, TS_SYR2K_F77_PARAMS(I), ts_syr2k_fortran, ts_syr2k_f77_args, TS_SYR2K_F77_COLLECT)      \
+    TS_L3_FULL(name, TS_SYR2K_F77_PARAMS(I), ts_syrk_fortran, ts_syrk_f77_args, TS_SYR2K_F77_COLLECT)        \
     TS_L3_SYMBOL(TS_L3_F77_SYRK_ASM, name, prec, w, TS_SYR2K_F77_PARAMS(I), TS_L3_DIMS(*n, *n, *k), alpha,    \
                  TS_SYR2K_F77_PASS)
 
 /* CBLAS, by the precision of the scalars as passed (sprec). */
 #define TS_L3_SYRK_CBLAS(name, sprec, I, w)                                                                \
     TS_L3_FULL(name, TS_SYRK_CBLAS_PARAMS(sprec, I), ts_syrk_cblas, ts_syrk_cblas_args, layout, uplo, trans, n, \
-               k, TS_CBLAS_AT_##sprec(alpha), a, lda, TS_CBLAS_AT_##sprec(beta), c, ldc)                         \
+               k, TS_CBLAS_AT_##sprec(alpha), a, lda, a, lda, TS_CBLAS_AT_##sprec(beta), c, ldc)                         \
     TS_L3_SYMBOL(TS_L3_CBLAS_SYRK_ASM, name, sprec, w, TS_SYRK_CBLAS_PARAMS(sprec, I), TS_L3_DIMS(n, n, k),    \
                  TS_CBLAS_AT_##sprec(alpha), TS_SYRK_CBLAS_PASS)
 #define TS_L3_TRSM_CBLAS(name, sprec, I, w)                                                                \
@@ -197,7 +197,7 @@
                  TS_CBLAS_AT_##sprec(alpha), TS_SYMM_CBLAS_PASS)
 /* SYR2K and HER2K: alpha of precision aprec, beta of bprec; SYRK's check. */
 #define TS_L3_SYR2K_CBLAS(name, aprec, bprec, I, w)                                                        \
-    TS_L3_FULL(name, TS_SYR2K_CBLAS_PARAMS(aprec, bprec, I), ts_syr2k_cblas, ts_syr2k_cblas_args, layout, uplo,   \
+    TS_L3_FULL(name, TS_SYR2K_CBLAS_PARAMS(aprec, bprec, I), ts_syrk_cblas, ts_syrk_cblas_args, layout, uplo,     \
                trans, n, k, TS_CBLAS_AT_##aprec(alpha), a, lda, b, ldb, TS_CBLAS_AT_##bprec(beta), c, ldc)        \
     TS_L3_SYMBOL(TS_L3_CBLAS_SYRK_ASM, name, aprec, w, TS_SYR2K_CBLAS_PARAMS(aprec, bprec, I),              \
                  TS_L3_DIMS(n, n, k), TS_CBLAS_AT_##aprec(alpha), TS_SYR2K_CBLAS_PASS)

@@ -14,12 +14,16 @@
 /* gfortran ABI: everything by reference, the hidden lengths of the
  * character arguments last.  HERK has SYRK's arguments (real scalars).  An
  * F77_64 routine's integer pointers point to 64-bit integers (ts_f77_dim
- * reads them). */
+ * reads them).  SYR2K and HER2K (HER2K's beta real) share the struct: SYRK's
+ * arguments with B, which a SYRK or HERK call fills with A (b = a, ldb =
+ * lda) and its forwarding leaves out. */
 typedef struct {
     const char *uplo, *trans;
     const int *n, *k;
     const void *alpha, *a;
     const int *lda;
+    const void *b;
+    const int *ldb;
     const void *beta;
     void *c;
     const int *ldc;
@@ -51,21 +55,8 @@ typedef struct {
     size_t side_len, uplo_len;
 } ts_symm_f77_args;
 
-/* xSYR2K and xHER2K (HER2K's beta real): SYRK's with B. */
-typedef struct {
-    const char *uplo, *trans;
-    const int *n, *k;
-    const void *alpha, *a;
-    const int *lda;
-    const void *b;
-    const int *ldb;
-    const void *beta;
-    void *c;
-    const int *ldc;
-    size_t uplo_len, trans_len;
-} ts_syr2k_f77_args;
-
-/* xTRMM takes TRSM's arguments (ts_trsm_f77_args, ts_trsm_cblas_args). */
+/* xTRMM takes TRSM's arguments (ts_trsm_f77_args, ts_trsm_cblas_args);
+ * xSYR2K and xHER2K SYRK's (ts_syrk_f77_args, ts_syrk_cblas_args). */
 
 /* CBLAS: enums as ints, scalars through pointers to the caller's values
  * (real ones arrived by value and are forwarded by value); the integers
@@ -75,6 +66,8 @@ typedef struct {
     int64_t n, k;
     const void *alpha, *a;
     int64_t lda;
+    const void *b; /* SYR2K, HER2K; SYRK and HERK: A */
+    int64_t ldb;
     const void *beta;
     void *c;
     int64_t ldc;
@@ -100,18 +93,6 @@ typedef struct {
     void *c;
     int64_t ldc;
 } ts_symm_cblas_args;
-
-typedef struct {
-    int layout, uplo, trans;
-    int64_t n, k;
-    const void *alpha, *a;
-    int64_t lda;
-    const void *b;
-    int64_t ldb;
-    const void *beta;
-    void *c;
-    int64_t ldc;
-} ts_syr2k_cblas_args;
 
 typedef void (*ts_syrk_fn)(const char *, const char *, const int *, const int *, const void *, const void *,
                            const int *, const void *, void *, const int *, size_t, size_t);

@@ -25,7 +25,7 @@ static void forward_symm_f77(ts_routine r, const ts_symm_f77_args *x)
                                  x->ldc, x->side_len, x->uplo_len);
 }
 
-static void forward_syr2k_f77(ts_routine r, const ts_syr2k_f77_args *x)
+static void forward_syr2k_f77(ts_routine r, const ts_syrk_f77_args *x)
 {
     ((ts_syr2k_fn)cpu_routine(r))(x->uplo, x->trans, x->n, x->k, x->alpha, x->a, x->lda, x->b, x->ldb, x->beta,
                                   x->c, x->ldc, x->uplo_len, x->trans_len);
@@ -62,7 +62,7 @@ static void forward_symm_cblas(ts_routine r, const ts_symm_cblas_args *x)
     TS_CBLAS_FORWARD(cpu_routine(r), ts_routine_scalar_prec(r), ts_routine_ilp64(r), SYMM, SYMM_ARGS);
 }
 
-static void forward_syr2k_cblas(ts_routine r, const ts_syr2k_cblas_args *x)
+static void forward_syr2k_cblas(ts_routine r, const ts_syrk_cblas_args *x)
 {
     if (ts_routine_args(r) == TS_ARGS_HER2K)
         TS_CBLAS_FORWARD(cpu_routine(r), ts_routine_beta_prec(r), ts_routine_ilp64(r), HER2K, HER2K_ARGS);

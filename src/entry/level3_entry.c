@@ -90,16 +90,8 @@ static void run_trsm(ts_routine r, char side, char uplo, char transa, char diag,
     ts_dispatch(&call);
 }
 
+/* SYRK, HERK, SYR2K and HER2K (SYRK's and HERK's B is A). */
 void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *x)
-{
-    int64_t n = ts_f77_dim(r, x->n), k = ts_f77_dim(r, x->k);
-    if (gate_forwarded(r, n, n, k, x->alpha, x))
-        return;
-    run_syrk(r, *x->uplo, *x->trans, n, k, x->alpha, x->a, ts_f77_dim(r, x->lda), x->a, ts_f77_dim(r, x->lda),
-             x->beta, x->c, ts_f77_dim(r, x->ldc), x);
-}
-
-void ts_syr2k_fortran(ts_routine r, const ts_syr2k_f77_args *x)
 {
     int64_t n = ts_f77_dim(r, x->n), k = ts_f77_dim(r, x->k);
     if (gate_forwarded(r, n, n, k, x->alpha, x))
@@ -165,14 +157,6 @@ static char cblas_syrk_trans(ts_routine r, int layout, int trans)
 }
 
 void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
-{
-    if (gate_forwarded(r, x->n, x->n, x->k, x->alpha, x))
-        return;
-    run_syrk(r, cblas_uplo(x->layout, x->uplo), cblas_syrk_trans(r, x->layout, x->trans), x->n, x->k, x->alpha, x->a,
-             x->lda, x->a, x->lda, x->beta, x->c, x->ldc, x);
-}
-
-void ts_syr2k_cblas(ts_routine r, const ts_syr2k_cblas_args *x)
 {
     if (gate_forwarded(r, x->n, x->n, x->k, x->alpha, x))
         return;

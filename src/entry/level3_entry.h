@@ -21,16 +21,14 @@
 #include "common/call.h"
 #include "common/level3_args.h"
 
-/* The core's entries: forwarded at once when the gate passes the call,
+/* The core's entries (SYR2K and HER2K take SYRK's, TRMM TRSM's): forwarded at once when the gate passes the call,
  * else described and run by ts_dispatch (src/dispatch/dispatch.h). */
 void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *args);
 void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *args);
 void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *args);
 void ts_trsm_cblas(ts_routine r, const ts_trsm_cblas_args *args);
 void ts_symm_fortran(ts_routine r, const ts_symm_f77_args *args);
-void ts_syr2k_fortran(ts_routine r, const ts_syr2k_f77_args *args);
 void ts_symm_cblas(ts_routine r, const ts_symm_cblas_args *args);
-void ts_syr2k_cblas(ts_routine r, const ts_syr2k_cblas_args *args);
 
 
 #endif
