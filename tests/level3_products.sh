@@ -9,19 +9,6 @@
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/level3_products
 
-# check_report LOG MODE ROUTINES...
-check_report() {
-  log=$1 mode=$2
-  shift 2
-  for r in "$@"; do
-    line=$(grep "^tsshim: $r calls=" "$log")
-    calls=$(echo "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
-    offloaded=$(echo "$line" | sed -n 's/.* offloaded=\([0-9]*\).*/\1/p')
-    [ "${calls:-0}" -gt 0 ] && [ "${offloaded:-1}" -eq 0 ]
-    tap_check $? "mode $mode: the exit report's $r line fits (${line:-no line})"
-  done
-}
-
 fortran='ssymm_ dsymm_ csymm_ zsymm_ chemm_ zhemm_ strmm_ dtrmm_ ctrmm_ ztrmm_ ssyr2k_ dsyr2k_ csyr2k_ zsyr2k_ cher2k_ zher2k_'
 cblas=$(for r in $fortran; do printf 'cblas_%s ' "${r%_}"; done)
 
@@ -33,7 +20,7 @@ for mode in cpu auto; do
     tap_relay "mode $mode $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_FROM="$TSSHIM_LIB" TS_L3_API=$api \
       TSSHIM_MODE=$mode TSSHIM_VERBOSE=1 TSSHIM_LOG="$tap_tmp/shim.$mode.$api" "$prog"
     eval "routines=\$$api"
-    check_report "$tap_tmp/shim.$mode.$api" $mode $routines
+    check_level3_report "$tap_tmp/shim.$mode.$api" $mode $routines
   done
 done
 

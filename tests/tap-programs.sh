@@ -100,3 +100,23 @@ tap_relay() {
   tap_check $? "$relay_label: the program ran to completion, nothing on stderr" \
     "(status $relay_status, plan $relay_plan, $relay_points points)${relay_bail:+, $relay_bail}"
 }
+
+# check_level3_report LOG MODE ROUTINES...: one point per routine, its line
+# of the exit report in LOG: in gpu mode some calls offloaded and none fell
+# back, else calls counted and none offloaded.
+check_level3_report() {
+  log=$1 mode=$2
+  shift 2
+  for r in "$@"; do
+    line=$(grep "^tsshim: $r calls=" "$log")
+    calls=$(echo "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
+    offloaded=$(echo "$line" | sed -n 's/.* offloaded=\([0-9]*\).*/\1/p')
+    fallbacks=$(echo "$line" | sed -n 's/.* fallbacks=\([0-9]*\).*/\1/p')
+    if [ "$mode" = gpu ]; then
+      [ "${offloaded:-0}" -gt 0 ] && [ "${fallbacks:-1}" -eq 0 ]
+    else
+      [ "${calls:-0}" -gt 0 ] && [ "${offloaded:-1}" -eq 0 ]
+    fi
+    tap_check $? "mode $mode: the exit report's $r line fits (${line:-no line})"
+  done
+}
