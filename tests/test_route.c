@@ -14,6 +14,7 @@
 #include "common/mpi_launcher.h"
 #include "tap.h"
 #include "route/validate.h"
+#include "dispatch/level3_gpu.h"
 
 static const char *no_env(const char *name)
 {
@@ -101,6 +102,45 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
            z.predicted_gpu_s);
     tap_ok(ts_learned_samples(TS_SIDE_GPU, &fresh) == 8 && ts_learned_samples(TS_SIDE_CPU, &fresh) == 1,
            "auto: the samples count per side");
+}
+
+/* The plugin's level3 op, which a routine without a GPU path must never reach. */
+static int level3_calls;
+static int fake_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    (void)c, (void)cfg, (void)why, (void)why_len;
+    level3_calls++;
+    return 0;
+}
+
+/* On the GPU side (device operands), SYMM, HEMM, TRMM, SYR2K and HER2K
+ * decline with the reason, so that the dispatcher reports the call and
+ * leaves C untouched; one that only scales a host C (alpha = 0) is computed
+ * on the host. */
+static void check_level3_declines(void)
+{
+    static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }, half[2] = { 0.5, 0 };
+    ts_gpu_ops g = { .level3 = fake_level3 };
+    ts_config cfg;
+    ts_config_load(&cfg, no_env, NULL);
+    double cmat[4] = { 1, 2, 3, 4 };
+    ts_call c;
+    ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, one, NULL, 2, NULL, 2, zero, cmat, 2);
+    c.side = 'L', c.uplo = 'U';
+    c.res_a = TS_MEM_DEVICE;
+    ts_scalar_flags(&c);
+    char why[128] = "";
+    int rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
+    tap_ok(rc != 0 && level3_calls == 0 && !strcmp(why, "no GPU path for this routine") && cmat[0] == 1 &&
+               cmat[3] == 4,
+           "dsymm_ on device memory: the GPU side declines (%s), C untouched", why);
+    ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, zero, NULL, 2, NULL, 2, half, cmat, 2);
+    c.side = 'L', c.uplo = 'U';
+    c.res_a = TS_MEM_DEVICE;
+    ts_scalar_flags(&c);
+    rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
+    tap_ok(rc == 0 && level3_calls == 0 && cmat[0] == 0.5 && cmat[3] == 2,
+           "dsymm_ with alpha = 0, A on the device, C on the host: C = beta C on the host");
 }
 
 /* SYMM, HEMM, TRMM, SYR2K and HER2K have no GPU path: a large call on host
@@ -362,6 +402,7 @@ int main(void)
     tap_ok(bg_ok, "background start: auto mode with TSSHIM_BACKGROUND_START=1 and a device only");
 
     check_no_gpu_path(&ts_profile_defaults);
+    check_level3_declines();
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
     tap_ok(ts_call_bytes(&beta1) == 8.0 * 400 && ts_call_bytes(&tiny) == 8.0 * 192,
