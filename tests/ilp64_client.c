@@ -125,7 +125,35 @@ static void names(const char *prefix, char p, int f77, const char *base)
     fill();
 }
 
-/* SYMM, HEMM, TRMM, SYR2K and HER2K, precision P, names with PREFIX. */
+/* TRSM or TRMM (BASE), precision P, names with PREFIX: Fortran with the
+ * letters side, uplo, trans, diag of f77; CBLAS with cblas[z] (layout,
+ * side, uplo, trans, diag). */
+static int check_triangle(const char *prefix, char p, const char *base, const char *f77, const int cblas[2][5])
+{
+    const i64 m = M, n = N, ld = LD;
+    const int m32 = M, nn32 = N, ld32 = LD;
+    const double complex alpha = 0.75 - 0.25 * I;
+    const double ralpha = 0.75;
+    const int z = p == 'z';
+    const void *al = z ? (const void *)&alpha : (const void *)&ralpha;
+    const char sd[2] = { f77[0], 0 }, up[2] = { f77[1], 0 }, tr[2] = { f77[2], 0 }, dg[2] = { f77[3], 0 };
+    const int *e = cblas[z];
+    names(prefix, p, 1, base);
+    CALL(trsm64_f, n64)(sd, up, tr, dg, &m, &n, al, a, &ld, c64, &ld, 1, 1, 1, 1);
+    CALL(trsm32_f, n32)(sd, up, tr, dg, &m32, &nn32, al, a, &ld32, c32, &ld32, 1, 1, 1, 1);
+    int ok = same(n64, z);
+    names(prefix, p, 0, base);
+    if (z) {
+        CALL(ctrsm64_z, n64)(e[0], e[1], e[2], e[3], e[4], m, n, al, a, ld, c64, ld);
+        CALL(ctrsm32_z, n32)(e[0], e[1], e[2], e[3], e[4], m32, nn32, al, a, ld32, c32, ld32);
+    } else {
+        CALL(ctrsm64_d, n64)(e[0], e[1], e[2], e[3], e[4], m, n, ralpha, a, ld, c64, ld);
+        CALL(ctrsm32_d, n32)(e[0], e[1], e[2], e[3], e[4], m32, nn32, ralpha, a, ld32, c32, ld32);
+    }
+    return ok & same(n64, z);
+}
+
+/* SYMM, HEMM, SYR2K and HER2K, precision P, names with PREFIX. */
 static int check_products(const char *prefix, char p)
 {
     const i64 m = M, n = N, k = K, ld = LD;
@@ -168,20 +196,8 @@ static int check_products(const char *prefix, char p)
         }
         ok &= same(n64, z);
     }
-    names(prefix, p, 1, "trmm");
-    CALL(trsm64_f, n64)("L", "L", "T", "U", &m, &n, al, a, &ld, c64, &ld, 1, 1, 1, 1);
-    CALL(trsm32_f, n32)("L", "L", "T", "U", &m32, &nn32, al, a, &ld32, c32, &ld32, 1, 1, 1, 1);
-    ok &= same(n64, z);
-    names(prefix, p, 0, "trmm");
-    if (z) {
-        CALL(ctrsm64_z, n64)(101, 142, 121, 113, 131, m, n, al, a, ld, c64, ld);
-        CALL(ctrsm32_z, n32)(101, 142, 121, 113, 131, m32, nn32, al, a, ld32, c32, ld32);
-    } else {
-        CALL(ctrsm64_d, n64)(102, 142, 121, 111, 132, m, n, ralpha, a, ld, c64, ld);
-        CALL(ctrsm32_d, n32)(102, 142, 121, 111, 132, m32, nn32, ralpha, a, ld32, c32, ld32);
-    }
-    ok &= same(n64, z);
-    return ok;
+    static const int trmm_cblas[2][5] = { { 102, 142, 121, 111, 132 }, { 101, 142, 121, 113, 131 } };
+    return ok & check_triangle(prefix, p, "trmm", "LLTU", trmm_cblas);
 }
 
 /* One routine of each kind, precision P ('d' or 'z'), names with PREFIX. */
@@ -231,19 +247,8 @@ static int check(const char *prefix, char p)
         CALL(csyrk32_d, n32)(101, 122, 111, nn32, k32, ralpha, a, ld32, rbeta, c32, ld32);
         ok &= same(n64, z);
     }
-    names(prefix, p, 1, "trsm");
-    CALL(trsm64_f, n64)("R", "U", "N", "N", &m, &n, al, a, &ld, c64, &ld, 1, 1, 1, 1);
-    CALL(trsm32_f, n32)("R", "U", "N", "N", &m32, &nn32, al, a, &ld32, c32, &ld32, 1, 1, 1, 1);
-    ok &= same(n64, z);
-    names(prefix, p, 0, "trsm");
-    if (z) {
-        CALL(ctrsm64_z, n64)(101, 141, 122, 113, 132, m, n, al, a, ld, c64, ld);
-        CALL(ctrsm32_z, n32)(101, 141, 122, 113, 132, m32, nn32, al, a, ld32, c32, ld32);
-    } else {
-        CALL(ctrsm64_d, n64)(102, 141, 122, 112, 131, m, n, ralpha, a, ld, c64, ld);
-        CALL(ctrsm32_d, n32)(102, 141, 122, 112, 131, m32, nn32, ralpha, a, ld32, c32, ld32);
-    }
-    ok &= same(n64, z);
+    static const int trsm_cblas[2][5] = { { 102, 141, 122, 112, 131 }, { 101, 141, 122, 113, 132 } };
+    ok &= check_triangle(prefix, p, "trsm", "RUNN", trsm_cblas);
     return ok & check_products(prefix, p);
 }
 

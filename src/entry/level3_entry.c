@@ -100,10 +100,19 @@ void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *x)
              x->beta, x->c, ts_f77_dim(r, x->ldc), x);
 }
 
+/* A Fortran call with a side (TRSM, TRMM, SYMM, HEMM): its m and n, and
+ * whether the gate forwarded it (the flops bound m n and the side's order). */
+static int side_gate_forwarded(ts_routine r, char side, const int *mp, const int *np, const void *alpha,
+                               const void *received, int64_t *m, int64_t *n)
+{
+    *m = ts_f77_dim(r, mp), *n = ts_f77_dim(r, np);
+    return gate_forwarded(r, *m, *n, trsm_order(side, *m, *n), alpha, received);
+}
+
 void ts_symm_fortran(ts_routine r, const ts_symm_f77_args *x)
 {
-    int64_t m = ts_f77_dim(r, x->m), n = ts_f77_dim(r, x->n);
-    if (gate_forwarded(r, m, n, trsm_order(*x->side, m, n), x->alpha, x))
+    int64_t m, n;
+    if (side_gate_forwarded(r, *x->side, x->m, x->n, x->alpha, x, &m, &n))
         return;
     run_symm(r, *x->side, *x->uplo, m, n, x->alpha, x->a, ts_f77_dim(r, x->lda), x->b, ts_f77_dim(r, x->ldb),
              x->beta, x->c, ts_f77_dim(r, x->ldc), x);
@@ -111,8 +120,8 @@ void ts_symm_fortran(ts_routine r, const ts_symm_f77_args *x)
 
 void ts_trsm_fortran(ts_routine r, const ts_trsm_f77_args *x)
 {
-    int64_t m = ts_f77_dim(r, x->m), n = ts_f77_dim(r, x->n);
-    if (gate_forwarded(r, m, n, trsm_order(*x->side, m, n), x->alpha, x))
+    int64_t m, n;
+    if (side_gate_forwarded(r, *x->side, x->m, x->n, x->alpha, x, &m, &n))
         return;
     run_trsm(r, *x->side, *x->uplo, *x->transa, *x->diag, m, n, x->alpha, x->a, ts_f77_dim(r, x->lda), x->b,
              ts_f77_dim(r, x->ldb), x);
