@@ -102,6 +102,12 @@ static void fill(void)
         a[i * LD + i] += 8.0;
 }
 
+/* The dimensions and scalars of every check, as both integer widths take them. */
+static const i64 m = M, n = N, k = K, ld = LD;
+static const int m32 = M, nn32 = N, k32 = K, ld32 = LD;
+static const double complex alpha = 0.75 - 0.25 * I, beta = -0.5 + 0.125 * I;
+static const double ralpha = 0.75, rbeta = -0.5;
+
 /* The two results agree to rounding (the same arithmetic, maybe another library). */
 static int same(const char *name, int complex_prec)
 {
@@ -130,10 +136,6 @@ static void names(const char *prefix, char p, int f77, const char *base)
  * side, uplo, trans, diag). */
 static int check_triangle(const char *prefix, char p, const char *base, const char *f77, const int cblas[2][5])
 {
-    const i64 m = M, n = N, ld = LD;
-    const int m32 = M, nn32 = N, ld32 = LD;
-    const double complex alpha = 0.75 - 0.25 * I;
-    const double ralpha = 0.75;
     const int z = p == 'z';
     const void *al = z ? (const void *)&alpha : (const void *)&ralpha;
     const char sd[2] = { f77[0], 0 }, up[2] = { f77[1], 0 }, tr[2] = { f77[2], 0 }, dg[2] = { f77[3], 0 };
@@ -156,10 +158,6 @@ static int check_triangle(const char *prefix, char p, const char *base, const ch
 /* SYMM, HEMM, SYR2K and HER2K, precision P, names with PREFIX. */
 static int check_products(const char *prefix, char p)
 {
-    const i64 m = M, n = N, k = K, ld = LD;
-    const int m32 = M, nn32 = N, k32 = K, ld32 = LD;
-    const double complex alpha = 0.75 - 0.25 * I, beta = -0.5 + 0.125 * I;
-    const double ralpha = 0.75, rbeta = -0.5;
     const int z = p == 'z';
     const void *al = z ? (const void *)&alpha : (const void *)&ralpha, *be = z ? (const void *)&beta : (const void *)&rbeta;
     int ok = 1;
@@ -203,10 +201,6 @@ static int check_products(const char *prefix, char p)
 /* One routine of each kind, precision P ('d' or 'z'), names with PREFIX. */
 static int check(const char *prefix, char p)
 {
-    const i64 m = M, n = N, k = K, ld = LD;
-    const int m32 = M, nn32 = N, k32 = K, ld32 = LD;
-    const double complex alpha = 0.75 - 0.25 * I, beta = -0.5 + 0.125 * I;
-    const double ralpha = 0.75, rbeta = -0.5;
     const int z = p == 'z';
     /* D routines read the leading doubles of the complex arrays: real data. */
     const void *al = z ? (const void *)&alpha : (const void *)&ralpha, *be = z ? (const void *)&beta : (const void *)&rbeta;
