@@ -22,9 +22,14 @@ esac
 
 # The names the client calls, once each.
 names=""
+cpu_names=""
 for p in "" scipy_; do
   for r in dgemm zgemm dsyrk zsyrk zherk dtrsm ztrsm; do
     names="$names ${p}${r}_64_ ${p}cblas_${r}64_"
+  done
+  # No GPU path: counted, never offloaded.
+  for r in dsymm zsymm zhemm dtrmm ztrmm dsyr2k zsyr2k zher2k; do
+    cpu_names="$cpu_names ${p}${r}_64_ ${p}cblas_${r}64_"
   done
 done
 
@@ -33,7 +38,7 @@ have_gpu && gpu=yes
 for mode in cpu auto gpu; do
   TSSHIM_MODE=$mode TSSHIM_VERBOSE=1 LD_PRELOAD=$TSSHIM_PRELOAD "$linked" check >"$tap_tmp/out" 2>"$tap_tmp/err"
   [ $? -eq 0 ] && grep -qx ok "$tap_tmp/out" && report_counts "$tap_tmp/err" $mode >"$tap_tmp/why"
-  tap_check $? "mode $mode: 28 ILP64 routines agree with the LP64 BLAS, each call intercepted$( [ $mode = gpu ] && [ $gpu = yes ] && echo ' and offloaded') $(cat "$tap_tmp/why")"
+  tap_check $? "mode $mode: 60 ILP64 routines agree with the LP64 BLAS, each call intercepted$( [ $mode = gpu ] && [ $gpu = yes ] && echo ' and offloaded') $(cat "$tap_tmp/why")"
 done
 
 # Silent, with the forwarding gate armed: the entry points' fast path.

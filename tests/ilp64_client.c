@@ -5,7 +5,8 @@
  * the shim's when preloaded, as a direct call would bind), else in the
  * provider this program opened itself.
  *
- *   ilp64_client check [PROVIDER]   every GEMM, SYRK, HERK and TRSM name, D
+ *   ilp64_client check [PROVIDER]   every GEMM, SYRK, HERK, TRSM, SYMM,
+ *                                   HEMM, TRMM, SYR2K and HER2K name, D
  *                                   and Z, both prefixes, against the LP64
  *                                   routine of the BLAS the program links;
  *                                   prints "ok" or the first difference
@@ -51,6 +52,19 @@ typedef void ctrsm64_d(int, int, int, int, int, i64, i64, double, const void *, 
 typedef void ctrsm32_d(int, int, int, int, int, int, int, double, const void *, int, void *, int);
 typedef void ctrsm64_z(int, int, int, int, int, i64, i64, const void *, const void *, i64, void *, i64);
 typedef void ctrsm32_z(int, int, int, int, int, int, int, const void *, const void *, int, void *, int);
+/* SYMM and HEMM; SYR2K and HER2K have the same types (zher2k's CBLAS beta real). */
+typedef void symm64_f(const char *, const char *, const i64 *, const i64 *, const void *, const void *, const i64 *,
+                      const void *, const i64 *, const void *, void *, const i64 *, size_t, size_t);
+typedef void symm32_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
+                      const void *, const int *, const void *, void *, const int *, size_t, size_t);
+typedef void csymm64_d(int, int, int, i64, i64, double, const void *, i64, const void *, i64, double, void *, i64);
+typedef void csymm32_d(int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
+typedef void csymm64_z(int, int, int, i64, i64, const void *, const void *, i64, const void *, i64, const void *,
+                       void *, i64);
+typedef void csymm32_z(int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                       void *, int);
+typedef void cher2k64(int, int, int, i64, i64, const void *, const void *, i64, const void *, i64, double, void *, i64);
+typedef void cher2k32(int, int, int, int, int, const void *, const void *, int, const void *, int, double, void *, int);
 
 static void *provider;
 
@@ -88,6 +102,12 @@ static void fill(void)
         a[i * LD + i] += 8.0;
 }
 
+/* The dimensions and scalars of every check, as both integer widths take them. */
+static const i64 m = M, n = N, k = K, ld = LD;
+static const int m32 = M, nn32 = N, k32 = K, ld32 = LD;
+static const double complex alpha = 0.75 - 0.25 * I, beta = -0.5 + 0.125 * I;
+static const double ralpha = 0.75, rbeta = -0.5;
+
 /* The two results agree to rounding (the same arithmetic, maybe another library). */
 static int same(const char *name, int complex_prec)
 {
@@ -111,13 +131,76 @@ static void names(const char *prefix, char p, int f77, const char *base)
     fill();
 }
 
+/* TRSM or TRMM (BASE), precision P, names with PREFIX: Fortran with the
+ * letters side, uplo, trans, diag of f77; CBLAS with cblas[z] (layout,
+ * side, uplo, trans, diag). */
+static int check_triangle(const char *prefix, char p, const char *base, const char *f77, const int cblas[2][5])
+{
+    const int z = p == 'z';
+    const void *al = z ? (const void *)&alpha : (const void *)&ralpha;
+    const char sd[2] = { f77[0], 0 }, up[2] = { f77[1], 0 }, tr[2] = { f77[2], 0 }, dg[2] = { f77[3], 0 };
+    const int *e = cblas[z];
+    names(prefix, p, 1, base);
+    CALL(trsm64_f, n64)(sd, up, tr, dg, &m, &n, al, a, &ld, c64, &ld, 1, 1, 1, 1);
+    CALL(trsm32_f, n32)(sd, up, tr, dg, &m32, &nn32, al, a, &ld32, c32, &ld32, 1, 1, 1, 1);
+    int ok = same(n64, z);
+    names(prefix, p, 0, base);
+    if (z) {
+        CALL(ctrsm64_z, n64)(e[0], e[1], e[2], e[3], e[4], m, n, al, a, ld, c64, ld);
+        CALL(ctrsm32_z, n32)(e[0], e[1], e[2], e[3], e[4], m32, nn32, al, a, ld32, c32, ld32);
+    } else {
+        CALL(ctrsm64_d, n64)(e[0], e[1], e[2], e[3], e[4], m, n, ralpha, a, ld, c64, ld);
+        CALL(ctrsm32_d, n32)(e[0], e[1], e[2], e[3], e[4], m32, nn32, ralpha, a, ld32, c32, ld32);
+    }
+    return ok & same(n64, z);
+}
+
+/* SYMM, HEMM, SYR2K and HER2K, precision P, names with PREFIX. */
+static int check_products(const char *prefix, char p)
+{
+    const int z = p == 'z';
+    const void *al = z ? (const void *)&alpha : (const void *)&ralpha, *be = z ? (const void *)&beta : (const void *)&rbeta;
+    int ok = 1;
+    for (int her = 0; her <= z; her++) {
+        names(prefix, p, 1, her ? "hemm" : "symm");
+        CALL(symm64_f, n64)("R", "L", &m, &n, al, a, &ld, b, &ld, be, c64, &ld, 1, 1);
+        CALL(symm32_f, n32)("R", "L", &m32, &nn32, al, a, &ld32, b, &ld32, be, c32, &ld32, 1, 1);
+        ok &= same(n64, z);
+        names(prefix, p, 0, her ? "hemm" : "symm");
+        if (z) {
+            CALL(csymm64_z, n64)(101, 141, 121, m, n, al, a, ld, b, ld, be, c64, ld);
+            CALL(csymm32_z, n32)(101, 141, 121, m32, nn32, al, a, ld32, b, ld32, be, c32, ld32);
+        } else {
+            CALL(csymm64_d, n64)(102, 141, 122, m, n, ralpha, a, ld, b, ld, rbeta, c64, ld);
+            CALL(csymm32_d, n32)(102, 141, 122, m32, nn32, ralpha, a, ld32, b, ld32, rbeta, c32, ld32);
+        }
+        ok &= same(n64, z);
+        names(prefix, p, 1, her ? "her2k" : "syr2k");
+        CALL(symm64_f, n64)("U", her ? "C" : "T", &n, &k, al, a, &ld, b, &ld, her ? (const void *)&rbeta : be, c64, &ld,
+                            1, 1);
+        CALL(symm32_f, n32)("U", her ? "C" : "T", &nn32, &k32, al, a, &ld32, b, &ld32, her ? (const void *)&rbeta : be,
+                            c32, &ld32, 1, 1);
+        ok &= same(n64, z);
+        names(prefix, p, 0, her ? "her2k" : "syr2k");
+        if (her) {
+            CALL(cher2k64, n64)(101, 122, 111, n, k, al, a, ld, b, ld, rbeta, c64, ld);
+            CALL(cher2k32, n32)(101, 122, 111, nn32, k32, al, a, ld32, b, ld32, rbeta, c32, ld32);
+        } else if (z) {
+            CALL(csymm64_z, n64)(102, 122, 112, n, k, al, a, ld, b, ld, be, c64, ld);
+            CALL(csymm32_z, n32)(102, 122, 112, nn32, k32, al, a, ld32, b, ld32, be, c32, ld32);
+        } else {
+            CALL(csymm64_d, n64)(101, 121, 111, n, k, ralpha, a, ld, b, ld, rbeta, c64, ld);
+            CALL(csymm32_d, n32)(101, 121, 111, nn32, k32, ralpha, a, ld32, b, ld32, rbeta, c32, ld32);
+        }
+        ok &= same(n64, z);
+    }
+    static const int trmm_cblas[2][5] = { { 102, 142, 121, 111, 132 }, { 101, 142, 121, 113, 131 } };
+    return ok & check_triangle(prefix, p, "trmm", "LLTU", trmm_cblas);
+}
+
 /* One routine of each kind, precision P ('d' or 'z'), names with PREFIX. */
 static int check(const char *prefix, char p)
 {
-    const i64 m = M, n = N, k = K, ld = LD;
-    const int m32 = M, nn32 = N, k32 = K, ld32 = LD;
-    const double complex alpha = 0.75 - 0.25 * I, beta = -0.5 + 0.125 * I;
-    const double ralpha = 0.75, rbeta = -0.5;
     const int z = p == 'z';
     /* D routines read the leading doubles of the complex arrays: real data. */
     const void *al = z ? (const void *)&alpha : (const void *)&ralpha, *be = z ? (const void *)&beta : (const void *)&rbeta;
@@ -158,20 +241,9 @@ static int check(const char *prefix, char p)
         CALL(csyrk32_d, n32)(101, 122, 111, nn32, k32, ralpha, a, ld32, rbeta, c32, ld32);
         ok &= same(n64, z);
     }
-    names(prefix, p, 1, "trsm");
-    CALL(trsm64_f, n64)("R", "U", "N", "N", &m, &n, al, a, &ld, c64, &ld, 1, 1, 1, 1);
-    CALL(trsm32_f, n32)("R", "U", "N", "N", &m32, &nn32, al, a, &ld32, c32, &ld32, 1, 1, 1, 1);
-    ok &= same(n64, z);
-    names(prefix, p, 0, "trsm");
-    if (z) {
-        CALL(ctrsm64_z, n64)(101, 141, 122, 113, 132, m, n, al, a, ld, c64, ld);
-        CALL(ctrsm32_z, n32)(101, 141, 122, 113, 132, m32, nn32, al, a, ld32, c32, ld32);
-    } else {
-        CALL(ctrsm64_d, n64)(102, 141, 122, 112, 131, m, n, ralpha, a, ld, c64, ld);
-        CALL(ctrsm32_d, n32)(102, 141, 122, 112, 131, m32, nn32, ralpha, a, ld32, c32, ld32);
-    }
-    ok &= same(n64, z);
-    return ok;
+    static const int trsm_cblas[2][5] = { { 102, 141, 122, 112, 131 }, { 101, 141, 122, 113, 132 } };
+    ok &= check_triangle(prefix, p, "trsm", "RUNN", trsm_cblas);
+    return ok & check_products(prefix, p);
 }
 
 /* dgemm_64_ with argument ARG invalid: the provider's xerbla reports it. */

@@ -1,4 +1,4 @@
-# SYRK, HERK and TRSM under the shim: the differential test against the
+# SYRK, HERK, TRSM (and SYMM, HEMM, TRMM, SYR2K, HER2K) under the shim: the differential test against the
 # reference in C and the CPU BLAS (cpu mode and, with a GPU, gpu mode), and
 # bad arguments reported by the CPU BLAS's own xerbla.  Included from
 # tests/local.mk.
@@ -15,6 +15,18 @@ tests_level3_differential_LDADD = $(BLAS_LIBS) -ldl -lm
 if HAVE_OPENBLAS
 check_PROGRAMS += tests/level3_differential
 TESTS += tests/level3_differential.sh
+endif
+
+# SYMM, HEMM, TRMM, SYR2K, HER2K against OpenBLAS called directly; the
+# routines are found by name (the shim's, or the linked BLAS's).
+tests_level3_products_SOURCES = tests/level3_products.c tests/ref_level3.c tests/ref_level3.h tests/ref_blas.c \
+	tests/ref_blas.h tests/tap.h
+tests_level3_products_LDADD = $(BLAS_LIBS) -ldl -lm
+tests_level3_products_LDFLAGS = $(AM_LDFLAGS) -Wl,--no-as-needed
+EXTRA_DIST += tests/level3_products.sh
+if HAVE_OPENBLAS
+check_PROGRAMS += tests/level3_products
+TESTS += tests/level3_products.sh
 endif
 
 # Device, managed and pinned operands (skipped without a device).

@@ -8,24 +8,6 @@
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/level3_differential
 
-# check_report LOG MODE ROUTINES...
-check_report() {
-  log=$1 mode=$2
-  shift 2
-  for r in "$@"; do
-    line=$(grep "^tsshim: $r calls=" "$log")
-    calls=$(echo "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
-    offloaded=$(echo "$line" | sed -n 's/.* offloaded=\([0-9]*\).*/\1/p')
-    fallbacks=$(echo "$line" | sed -n 's/.* fallbacks=\([0-9]*\).*/\1/p')
-    if [ "$mode" = gpu ]; then
-      [ "${offloaded:-0}" -gt 0 ] && [ "${fallbacks:-1}" -eq 0 ]
-    else
-      [ "${calls:-0}" -gt 0 ] && [ "${offloaded:-1}" -eq 0 ]
-    fi
-    tap_check $? "mode $mode: the exit report's $r line fits (${line:-no line})"
-  done
-}
-
 fortran='ssyrk_ dsyrk_ csyrk_ zsyrk_ cherk_ zherk_ strsm_ dtrsm_ ctrsm_ ztrsm_'
 cblas='cblas_ssyrk cblas_dsyrk cblas_csyrk cblas_zsyrk cblas_cherk cblas_zherk cblas_strsm cblas_dtrsm cblas_ctrsm cblas_ztrsm'
 
@@ -34,7 +16,7 @@ run_mode() { # mode long
     tap_relay "mode $1 $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_L3_FROM="$TSSHIM_LIB" TS_L3_API=$api \
       TSSHIM_MODE=$1 TSSHIM_MIN_LONG=$2 TSSHIM_VERBOSE=1 TSSHIM_LOG="$tap_tmp/shim.$1.$api" "$prog"
     eval "routines=\$$api"
-    check_report "$tap_tmp/shim.$1.$api" "$1" $routines
+    check_level3_report "$tap_tmp/shim.$1.$api" "$1" $routines
   done
 }
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Invalid arguments to SYRK, HERK and TRSM (Fortran and CBLAS) reach the CPU
+# Invalid arguments to SYRK, HERK, TRSM, SYMM, HEMM, TRMM, SYR2K and HER2K
+# (Fortran and CBLAS) reach the CPU
 # BLAS's own xerbla or cblas_xerbla: output and exit status are those of the
 # program without the shim, in every mode.  (OpenBLAS's CBLAS reports the
 # Fortran routine's parameter numbers: the report is only required to name a
@@ -28,4 +29,12 @@ check ctrsm_ 1 2 3 4 5 6 9 11
 check cblas_dsyrk 1 2 3 4 5 8 11
 check cblas_zherk 1 2 3 4 5 8 11
 check cblas_ctrsm 1 2 3 4 5 6 7 10 12
+check dsymm_ 1 2 3 4 7 9 12
+check zhemm_ 1 2 3 4 7 9 12
+check ztrmm_ 1 2 3 4 5 6 9 11
+check dsyr2k_ 1 2 3 4 7 9 12
+check zher2k_ 1 2 3 4 7 9 12
+check cblas_dsymm 1 2 3 4 5 8 10 13
+check cblas_strmm 1 2 3 4 5 6 7 10 12
+check cblas_zher2k 1 2 3 4 5 8 10 13
 tap_end

@@ -4,6 +4,7 @@
 #include "ref_blas.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,5 +91,18 @@ int ref_blas_open(char *err, size_t errlen)
     }
     opened_path = path;
     opened = handle;
+    return 0;
+}
+
+int ref_resolves_into(const char *name, const char *want)
+{
+    char real_want[PATH_MAX] = "", got[PATH_MAX];
+    if (!realpath(want, real_want))
+        snprintf(real_want, sizeof real_want, "%s", want);
+    Dl_info info;
+    void *fn = dlsym(RTLD_DEFAULT, name);
+    if (fn && dladdr(fn, &info) && info.dli_fname && realpath(info.dli_fname, got) && !strcmp(got, real_want))
+        return 1;
+    printf("# %s does not come from %s\n", name, real_want);
     return 0;
 }

@@ -34,4 +34,9 @@ gemm_f77 *ref_gemm(ts_prec p);
  * with a reason in err when it is missing or not inside that object. */
 void *ref_blas_symbol(const char *name, char *err, size_t errlen);
 
+/* Whether the routine called name, as the process resolves it (dlsym
+ * RTLD_DEFAULT), lies in the object at path want (compared by real path);
+ * a line of diagnostics when not. */
+int ref_resolves_into(const char *name, const char *want);
+
 #endif

@@ -49,6 +49,10 @@ static void fill(ts_prec p)
 
 #define GEMM_ARGS(S) TS_CBLAS_ROW_MAJOR, TS_CBLAS_CONJ_TRANS, TS_CBLAS_NO_TRANS, m, n, k, S(alpha), a, ld, b, ld, S(beta), out, ld
 #define SYRK_ARGS(S) TS_CBLAS_ROW_MAJOR, TS_CBLAS_UPPER, strans, n, k, S(alpha), a, ld, S(beta), out, ld
+#define SYMM_ARGS(S) TS_CBLAS_ROW_MAJOR, TS_CBLAS_RIGHT, TS_CBLAS_UPPER, m, n, S(alpha), a, ld, b, ld, S(beta), out, ld
+#define SYR2K_ARGS(S) TS_CBLAS_ROW_MAJOR, TS_CBLAS_LOWER, strans, n, k, S(alpha), a, ld, b, ld, S(beta), out, ld
+/* HER2K: alpha complex by address, beta real. */
+#define HER2K_ARGS(S) TS_CBLAS_COL_MAJOR, TS_CBLAS_UPPER, TS_CBLAS_NO_TRANS, n, k, alpha, a, ld, b, ld, S(rbeta), out, ld
 #define TRSM_ARGS(S)                                                                                    \
     TS_CBLAS_ROW_MAJOR, TS_CBLAS_LEFT, TS_CBLAS_LOWER, TS_CBLAS_CONJ_TRANS, TS_CBLAS_UNIT, m, n, S(alpha), a, ld, out, ld
 
@@ -62,6 +66,9 @@ static void call(ts_routine r, void (*fn)(void), void *out)
     const void *alpha = al, *beta = be;
     const int m = M, n = N, k = K, ld = LD, herk = ts_routine_args(r) == TS_ARGS_HERK;
     const int strans = herk ? TS_CBLAS_CONJ_TRANS : TS_CBLAS_TRANS;
+    double rb[2];
+    put(ts_routine_beta_prec(r), rb, 0, -0.5, 0.0);
+    const void *rbeta = rb;
     int cblas = ts_routine_cblas(r);
     switch (ts_routine_args(r)) {
     case TS_ARGS_GEMM:
@@ -77,7 +84,27 @@ static void call(ts_routine r, void (*fn)(void), void *out)
         else
             ((syrk_f *)fn)("L", herk ? "C" : "T", &n, &k, alpha, a, &ld, beta, out, &ld, 1, 1);
         break;
+    case TS_ARGS_SYMM:
+    case TS_ARGS_HEMM:
+        if (cblas)
+            TS_CBLAS_FORWARD(fn, sp, 0, SYMM, SYMM_ARGS);
+        else
+            ((symm_f *)fn)("L", "L", &m, &n, alpha, a, &ld, b, &ld, beta, out, &ld, 1, 1);
+        break;
+    case TS_ARGS_SYR2K:
+        if (cblas)
+            TS_CBLAS_FORWARD(fn, sp, 0, SYR2K, SYR2K_ARGS);
+        else
+            ((symm_f *)fn)("U", "N", &n, &k, alpha, a, &ld, b, &ld, beta, out, &ld, 1, 1);
+        break;
+    case TS_ARGS_HER2K:
+        if (cblas)
+            TS_CBLAS_FORWARD(fn, ts_routine_beta_prec(r), 0, HER2K, HER2K_ARGS);
+        else
+            ((symm_f *)fn)("L", "C", &n, &k, alpha, a, &ld, b, &ld, rbeta, out, &ld, 1, 1);
+        break;
     case TS_ARGS_TRSM:
+    case TS_ARGS_TRMM:
         if (cblas)
             TS_CBLAS_FORWARD(fn, sp, 0, TRSM, TRSM_ARGS);
         else
@@ -129,7 +156,7 @@ int main(int argc, char **argv)
     const char *mode = getenv("TSSHIM_MODE");
     const int rounding = mode && !strcmp(mode, "gpu");
     int ok = 1;
-    for (int r = TS_R_scipy_sgemm_; r <= TS_R_scipy_cblas_ztrsm && ok; r++) {
+    for (int r = TS_R_scipy_sgemm_; r < TS_NROUTINE && ok; r++) {
         const char *name = ts_routine_symbol((ts_routine)r);
         void *entry = dlsym(RTLD_DEFAULT, name);
         if (!entry)

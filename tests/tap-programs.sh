@@ -45,8 +45,9 @@ python_venv() {
 }
 
 # report_counts FILE MODE: each routine named in $names counted once by the
-# exit report in FILE, and offloaded too in gpu mode where $gpu is yes;
-# prints the first line that is not so.
+# exit report in FILE, and offloaded too in gpu mode where $gpu is yes; each
+# named in $cpu_names (routines without a GPU path) counted once, never
+# offloaded; prints the first line that is not so.
 report_counts() {
   for name in $names; do
     line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
@@ -54,6 +55,10 @@ report_counts() {
     if [ "$2" = gpu ] && [ "$gpu" = yes ]; then
       case $line in *" offloaded=1 "*) ;; *) echo "$line"; return 1 ;; esac
     fi
+  done
+  for name in ${cpu_names:-}; do
+    line=$(grep "tsshim: $name calls=" "$1") || { echo "no report line for $name"; return 1; }
+    case $line in *" calls=1 offloaded=0 "*) ;; *) echo "$line"; return 1 ;; esac
   done
 }
 
@@ -94,4 +99,24 @@ tap_relay() {
     [ ! -s "$tap_tmp/relay.err" ]
   tap_check $? "$relay_label: the program ran to completion, nothing on stderr" \
     "(status $relay_status, plan $relay_plan, $relay_points points)${relay_bail:+, $relay_bail}"
+}
+
+# check_level3_report LOG MODE ROUTINES...: one point per routine, its line
+# of the exit report in LOG: in gpu mode some calls offloaded and none fell
+# back, else calls counted and none offloaded.
+check_level3_report() {
+  log=$1 mode=$2
+  shift 2
+  for r in "$@"; do
+    line=$(grep "^tsshim: $r calls=" "$log")
+    calls=$(echo "$line" | sed -n 's/.* calls=\([0-9]*\).*/\1/p')
+    offloaded=$(echo "$line" | sed -n 's/.* offloaded=\([0-9]*\).*/\1/p')
+    fallbacks=$(echo "$line" | sed -n 's/.* fallbacks=\([0-9]*\).*/\1/p')
+    if [ "$mode" = gpu ]; then
+      [ "${offloaded:-0}" -gt 0 ] && [ "${fallbacks:-1}" -eq 0 ]
+    else
+      [ "${calls:-0}" -gt 0 ] && [ "${offloaded:-1}" -eq 0 ]
+    fi
+    tap_check $? "mode $mode: the exit report's $r line fits (${line:-no line})"
+  done
 }

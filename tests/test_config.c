@@ -32,6 +32,11 @@ int main(void)
     tap_ok(c.disabled[TS_S] && !c.disabled[TS_D] && !c.disabled[TS_C] && c.disabled[TS_Z],
            "TSSHIM_DISABLE parses a routine list");
 
+    static const char *const env_more[] = { "TSSHIM_DISABLE", "dsymm_, cher2k_, cblas_ztrmm, scipy_zsyr2k_64_", NULL };
+    tap_ok(load_config(&c, env_more, NULL) == 0 && c.disabled[TS_R_dsymm_] && c.disabled[TS_R_cher2k_] &&
+               c.disabled[TS_R_cblas_ztrmm] && c.disabled[TS_R_scipy_zsyr2k_64_] && !c.disabled[TS_R_zhemm_],
+           "TSSHIM_DISABLE names SYMM, HEMM, TRMM, SYR2K and HER2K routines");
+
     static const char *const env_bad[] = { "TSSHIM_MODE", "fast", "TSSHIM_VERBOSE", "9", "TSSHIM_MAX_SKINNY",
                                            "12x", "TSSHIM_DISABLE", "dgemv", "TSSHIM_MIN_FLOPS", "-1", NULL };
     tap_ok(load_config(&c, env_bad, NULL) == 5, "five bad values rejected");

@@ -71,7 +71,34 @@ static int entry_jumps(ts_routine r, const i64 *d, char side, int alpha_one, i64
         else
             ((csyrk_z *)fn)(102, 121, 111, d[0], d[1], al, cmat, ld, be, cmat, ld);
         break;
+    case TS_ARGS_SYMM:
+    case TS_ARGS_HEMM:
+        if (!cblas)
+            ((symm_f *)fn)(sd, "U", &d[0], &d[1], al, cmat, &ld, cmat, &ld, be, cmat, &ld, 1, 1);
+        else if (sp == TS_S)
+            ((csymm_s *)fn)(102, left, 121, d[0], d[1], fa, cmat, ld, cmat, ld, 0.0f, cmat, ld);
+        else if (sp == TS_D)
+            ((csymm_d *)fn)(102, left, 121, d[0], d[1], da, cmat, ld, cmat, ld, 0.0, cmat, ld);
+        else
+            ((csymm_z *)fn)(102, left, 121, d[0], d[1], al, cmat, ld, cmat, ld, be, cmat, ld);
+        break;
+    case TS_ARGS_SYR2K:
+    case TS_ARGS_HER2K:
+        if (!cblas)
+            ((symm_f *)fn)("U", "N", &d[0], &d[1], al, cmat, &ld, cmat, &ld, be, cmat, &ld, 1, 1);
+        else if (sp == TS_S)
+            ((csymm_s *)fn)(102, 121, 111, d[0], d[1], fa, cmat, ld, cmat, ld, 0.0f, cmat, ld);
+        else if (sp == TS_D)
+            ((csymm_d *)fn)(102, 121, 111, d[0], d[1], da, cmat, ld, cmat, ld, 0.0, cmat, ld);
+        else if (ts_routine_args(r) == TS_ARGS_SYR2K)
+            ((csymm_z *)fn)(102, 121, 111, d[0], d[1], al, cmat, ld, cmat, ld, be, cmat, ld);
+        else if (sp == TS_C)
+            ((cher2k_s *)fn)(102, 121, 111, d[0], d[1], al, cmat, ld, cmat, ld, 0.0f, cmat, ld);
+        else
+            ((cher2k_d *)fn)(102, 121, 111, d[0], d[1], al, cmat, ld, cmat, ld, 0.0, cmat, ld);
+        break;
     case TS_ARGS_TRSM:
+    case TS_ARGS_TRMM:
         if (!cblas)
             ((trsm_f *)fn)(sd, "U", "N", "N", &d[0], &d[1], al, cmat, &ld, cmat, &ld, 1, 1, 1, 1);
         else if (sp == TS_S)
@@ -97,10 +124,24 @@ static int c_check_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
     ts_gemm_fn cpu;
     switch (ts_routine_args(r)) {
     case TS_ARGS_GEMM: cpu = ts_gate_lane_cpu_dims(r, d[0], d[1], d[2], al); break;
-    case TS_ARGS_TRSM: cpu = ts_gate_lane_cpu_dims(r, d[0], d[1], side == 'L' || side == 'l' ? d[0] : d[1], al); break;
+    case TS_ARGS_TRSM:
+    case TS_ARGS_TRMM:
+    case TS_ARGS_SYMM:
+    case TS_ARGS_HEMM: cpu = ts_gate_lane_cpu_dims(r, d[0], d[1], side == 'L' || side == 'l' ? d[0] : d[1], al); break;
     default: cpu = ts_gate_lane_cpu_dims(r, d[0], d[0], d[1], al); break;
     }
     return cpu == (ts_gemm_fn)lane_cpu;
+}
+
+/* A routine without a GPU path (SYMM, HEMM, TRMM, SYR2K, HER2K) has no flops
+ * bound: its gate passes every call with positive dimensions whose m n k
+ * (the order of its side as k; SYR2K's n n k) fits, and alpha != 0. */
+static int no_gpu_path_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
+{
+    int two = ts_routine_args(r) == TS_ARGS_SYR2K || ts_routine_args(r) == TS_ARGS_HER2K;
+    i64 m = d[0], n = two ? d[0] : d[1], k = two ? d[1] : side == 'L' ? d[0] : d[1], mn, mnk;
+    return alpha_one && m > 0 && n > 0 && k > 0 && !__builtin_mul_overflow(m, n, &mn) &&
+           !__builtin_mul_overflow(mn, k, &mnk);
 }
 
 int main(void)
@@ -131,6 +172,8 @@ int main(void)
     for (int r = FIRST; r < FIRST + COUNT; r++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             int want = cases[i].jumps[ts_routine_args((ts_routine)r) != TS_ARGS_GEMM];
+            if (!ts_routine_on_gpu((ts_routine)r))
+                want = no_gpu_path_jumps((ts_routine)r, cases[i].d, cases[i].side, cases[i].alpha_one);
             /* Only small valid calls carry valid leading dimensions: the
              * others are forwarded by validation, never computed. */
             i64 ld = want || !cases[i].alpha_one ? 8 : 0;

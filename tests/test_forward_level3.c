@@ -1,4 +1,4 @@
-/* The SYRK, HERK and TRSM entry points' forwarding check
+/* The SYRK, HERK, TRSM, SYMM, HEMM, TRMM, SYR2K and HER2K entry points' forwarding check
  * (shim/level3_adapters.h: assembly on x86-64, Fortran and CBLAS) against
  * its C definition, ts_gate_lane_cpu, and against the expected answer per
  * case, as tests/test_forward_entry does for the GEMMs.  The "CPU BLAS" is
@@ -55,6 +55,40 @@ static int *counter(int lane) { return lane ? &jumped : &forwarded; }
         ++*counter(lane); \
         seen = b, seen_ld = ldb; \
     }
+#define SYMM_F77 const char *sd, const char *u, const int *m, const int *n, const void *al, const void *a, \
+                 const int *lda, const void *b, const int *ldb, const void *be, void *c, const int *ldc, size_t l1, \
+                 size_t l2
+/* SYMM's and HEMM's, and SYR2K's and HER2K's (the same types). */
+#define REC_SYMM_F77(name, lane) \
+    static void name(SYMM_F77) \
+    { \
+        (void)sd, (void)u, (void)m, (void)n, (void)al, (void)a, (void)lda, (void)b, (void)ldb, (void)be, (void)c; \
+        (void)l1, (void)l2; \
+        ++*counter(lane); \
+        seen = ldc; \
+    }
+/* CBLAS SYMM, HEMM, SYR2K (alpha and beta of type scalar), HER2K (alpha by
+ * address, beta of type beta_t). */
+#define REC_SYMM_CBLAS(name, scalar, beta_t, lane) \
+    static void name(int lo, int sd, int u, int m, int n, scalar al, const void *a, int lda, const void *b, int ldb, \
+                     beta_t be, void *c, int ldc) \
+    { \
+        (void)lo, (void)sd, (void)u, (void)m, (void)n, (void)al, (void)a, (void)lda, (void)b, (void)ldb, (void)be; \
+        ++*counter(lane); \
+        seen = c, seen_ld = ldc; \
+    }
+REC_SYMM_F77(lane_symm, 1)
+REC_SYMM_F77(resolved_symm, 0)
+REC_SYMM_CBLAS(lane_symm_s, float, float, 1)
+REC_SYMM_CBLAS(lane_symm_d, double, double, 1)
+REC_SYMM_CBLAS(lane_symm_z, const void *, const void *, 1)
+REC_SYMM_CBLAS(lane_her2k_c, const void *, float, 1)
+REC_SYMM_CBLAS(lane_her2k_z, const void *, double, 1)
+REC_SYMM_CBLAS(resolved_symm_s, float, float, 0)
+REC_SYMM_CBLAS(resolved_symm_d, double, double, 0)
+REC_SYMM_CBLAS(resolved_symm_z, const void *, const void *, 0)
+REC_SYMM_CBLAS(resolved_her2k_c, const void *, float, 0)
+REC_SYMM_CBLAS(resolved_her2k_z, const void *, double, 0)
 REC_SYRK_F77(lane_syrk, 1)
 REC_SYRK_F77(resolved_syrk, 0)
 REC_TRSM_F77(lane_trsm, 1)
@@ -72,10 +106,10 @@ REC_TRSM_CBLAS(resolved_trsm_s, float, 0)
 REC_TRSM_CBLAS(resolved_trsm_d, double, 0)
 REC_TRSM_CBLAS(resolved_trsm_z, const void *, 0)
 
-/* The routines of this test: the rows from ssyrk_ to cblas_ztrsm, and
- * SciPy's (scipy_ssyrk_ to scipy_cblas_ztrsm), the same offsets apart. */
-enum { FIRST = TS_R_ssyrk_, LAST = TS_R_cblas_ztrsm, SCIPY = TS_R_scipy_sgemm_ - TS_R_sgemm_ };
-_Static_assert(TS_R_scipy_cblas_ztrsm - TS_R_scipy_ssyrk_ == LAST - FIRST, "the same rows in both blocks");
+/* The routines of this test: the rows from ssyrk_ to cblas_zher2k, and
+ * SciPy's (scipy_ssyrk_ to scipy_cblas_zher2k), the same offsets apart. */
+enum { FIRST = TS_R_ssyrk_, LAST = TS_R_cblas_zher2k, SCIPY = TS_R_scipy_sgemm_ - TS_R_sgemm_ };
+_Static_assert(TS_R_scipy_cblas_zher2k - TS_R_scipy_ssyrk_ == LAST - FIRST, "the same rows in both blocks");
 
 /* The routines tested, in order: -1 after the last. */
 static int next_routine(int r)
@@ -91,9 +125,26 @@ static ts_gemm_fn fn(void (*f)(void)) { return (ts_gemm_fn)f; }
 #define FN(f) fn((void (*)(void))(f))
 
 /* The recorders of routine r: in its lane (lane = 1) or as its resolved CPU routine. */
+static ts_gemm_fn symm_recorder(ts_routine r, int lane)
+{
+    if (ts_routine_abi(r) == TS_ABI_F77)
+        return lane ? FN(lane_symm) : FN(resolved_symm);
+    if (ts_routine_args(r) == TS_ARGS_HER2K)
+        return ts_routine_prec(r) == TS_C ? (lane ? FN(lane_her2k_c) : FN(resolved_her2k_c))
+                                          : (lane ? FN(lane_her2k_z) : FN(resolved_her2k_z));
+    switch (ts_routine_scalar_prec(r)) {
+    case TS_S: return lane ? FN(lane_symm_s) : FN(resolved_symm_s);
+    case TS_D: return lane ? FN(lane_symm_d) : FN(resolved_symm_d);
+    default: return lane ? FN(lane_symm_z) : FN(resolved_symm_z);
+    }
+}
+
 static ts_gemm_fn recorder(ts_routine r, int lane)
 {
-    int trsm = ts_routine_args(r) == TS_ARGS_TRSM;
+    ts_args kind = ts_routine_args(r);
+    if (kind == TS_ARGS_SYMM || kind == TS_ARGS_HEMM || kind == TS_ARGS_SYR2K || kind == TS_ARGS_HER2K)
+        return symm_recorder(r, lane);
+    int trsm = kind == TS_ARGS_TRSM || kind == TS_ARGS_TRMM;
     if (ts_routine_abi(r) == TS_ABI_F77)
         return trsm ? (lane ? FN(lane_trsm) : FN(resolved_trsm)) : (lane ? FN(lane_syrk) : FN(resolved_syrk));
     switch (ts_routine_scalar_prec(r)) {
@@ -134,7 +185,45 @@ LEVEL3_API(scipy_)
     case TS_R_##P##cblas_strsm: P##cblas_strsm(102, left, 121, 111, 131, d1, d2, fa, cmat, ld, cmat, ld); break;  \
     case TS_R_##P##cblas_dtrsm: P##cblas_dtrsm(102, left, 121, 111, 131, d1, d2, da, cmat, ld, cmat, ld); break;  \
     case TS_R_##P##cblas_ctrsm: P##cblas_ctrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;  \
-    case TS_R_##P##cblas_ztrsm: P##cblas_ztrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;
+    case TS_R_##P##cblas_ztrsm: P##cblas_ztrsm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;  \
+    MORE_CALLS(P)
+/* SYMM, HEMM, TRMM, SYR2K, HER2K: SYMM's side, SYR2K's n k. */
+#define SYMM_CALL(f) f(side, "U", &d1, &d2, al, cmat, &ld, cmat, &ld, beta, cmat, &ld, 1, 1)
+#define SYR2K_CALL(f) f("U", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, beta, cmat, &ld, 1, 1)
+#define TRMM_CALL(f) f(side, "U", "N", "N", &d1, &d2, al, cmat, &ld, cmat, &ld, 1, 1, 1, 1)
+#define MORE_CALLS(P)                                                                                              \
+    case TS_R_##P##ssymm_: SYMM_CALL(P##ssymm_); break;                                                          \
+    case TS_R_##P##dsymm_: SYMM_CALL(P##dsymm_); break;                                                          \
+    case TS_R_##P##csymm_: SYMM_CALL(P##csymm_); break;                                                          \
+    case TS_R_##P##zsymm_: SYMM_CALL(P##zsymm_); break;                                                          \
+    case TS_R_##P##chemm_: SYMM_CALL(P##chemm_); break;                                                          \
+    case TS_R_##P##zhemm_: SYMM_CALL(P##zhemm_); break;                                                          \
+    case TS_R_##P##strmm_: TRMM_CALL(P##strmm_); break;                                                          \
+    case TS_R_##P##dtrmm_: TRMM_CALL(P##dtrmm_); break;                                                          \
+    case TS_R_##P##ctrmm_: TRMM_CALL(P##ctrmm_); break;                                                          \
+    case TS_R_##P##ztrmm_: TRMM_CALL(P##ztrmm_); break;                                                          \
+    case TS_R_##P##ssyr2k_: SYR2K_CALL(P##ssyr2k_); break;                                                       \
+    case TS_R_##P##dsyr2k_: SYR2K_CALL(P##dsyr2k_); break;                                                       \
+    case TS_R_##P##csyr2k_: SYR2K_CALL(P##csyr2k_); break;                                                       \
+    case TS_R_##P##zsyr2k_: SYR2K_CALL(P##zsyr2k_); break;                                                       \
+    case TS_R_##P##cher2k_: SYR2K_CALL(P##cher2k_); break;                                                       \
+    case TS_R_##P##zher2k_: SYR2K_CALL(P##zher2k_); break;                                                       \
+    case TS_R_##P##cblas_ssymm: P##cblas_ssymm(102, left, 121, d1, d2, fa, cmat, ld, cmat, ld, 0.0f, cmat, ld); break; \
+    case TS_R_##P##cblas_dsymm: P##cblas_dsymm(102, left, 121, d1, d2, da, cmat, ld, cmat, ld, 0.0, cmat, ld); break;  \
+    case TS_R_##P##cblas_csymm: P##cblas_csymm(102, left, 121, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_zsymm: P##cblas_zsymm(102, left, 121, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_chemm: P##cblas_chemm(102, left, 121, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_zhemm: P##cblas_zhemm(102, left, 121, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_strmm: P##cblas_strmm(102, left, 121, 111, 131, d1, d2, fa, cmat, ld, cmat, ld); break;   \
+    case TS_R_##P##cblas_dtrmm: P##cblas_dtrmm(102, left, 121, 111, 131, d1, d2, da, cmat, ld, cmat, ld); break;   \
+    case TS_R_##P##cblas_ctrmm: P##cblas_ctrmm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;   \
+    case TS_R_##P##cblas_ztrmm: P##cblas_ztrmm(102, left, 121, 111, 131, d1, d2, al, cmat, ld, cmat, ld); break;   \
+    case TS_R_##P##cblas_ssyr2k: P##cblas_ssyr2k(102, 121, 111, d1, d2, fa, cmat, ld, cmat, ld, 0.0f, cmat, ld); break; \
+    case TS_R_##P##cblas_dsyr2k: P##cblas_dsyr2k(102, 121, 111, d1, d2, da, cmat, ld, cmat, ld, 0.0, cmat, ld); break; \
+    case TS_R_##P##cblas_csyr2k: P##cblas_csyr2k(102, 121, 111, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_zsyr2k: P##cblas_zsyr2k(102, 121, 111, d1, d2, al, cmat, ld, cmat, ld, beta, cmat, ld); break; \
+    case TS_R_##P##cblas_cher2k: P##cblas_cher2k(102, 121, 111, d1, d2, al, cmat, ld, cmat, ld, 0.0f, cmat, ld); break; \
+    case TS_R_##P##cblas_zher2k: P##cblas_zher2k(102, 121, 111, d1, d2, al, cmat, ld, cmat, ld, 0.0, cmat, ld); break;
 
 /* Calls routine r's entry point: 1 when it jumped to the lane (the stack
  * arguments arriving untouched), 0 when the full path ran, -1 otherwise. */
@@ -161,12 +250,13 @@ static int entry_jumps(ts_routine r, const l3_case *cs)
     return jumped == 0 ? 0 : -1;
 }
 
-/* ts_gate_lane_cpu with the adapters' dimensions: SYRK n n k, TRSM m n and the triangle. */
+/* ts_gate_lane_cpu with the adapters' dimensions: SYRK and SYR2K n n k,
+ * TRSM, TRMM and SYMM m n and the order of their side. */
 static int c_check_jumps(ts_routine r, const l3_case *cs)
 {
     int d1 = cs->d1, d2 = cs->d2;
     atomic_store(&ts_lanes[r]->cpu, recorder(r, 1));
-    if (ts_routine_args(r) == TS_ARGS_TRSM)
+    if (ts_routine_side_shaped(r))
         return ts_gate_lane_cpu(r, &d1, &d2, cs->side == 'L' || cs->side == 'l' ? &d1 : &d2, cs->alpha) ==
                recorder(r, 1);
     return ts_gate_lane_cpu(r, &d1, &d1, &d2, cs->alpha) == recorder(r, 1);
@@ -226,7 +316,7 @@ int main(void)
             }
         }
     }
-    tap_ok(ok, "SYRK, HERK and TRSM entry points (Fortran and CBLAS) and the C check agree with the expected "
+    tap_ok(ok, "SYRK, HERK, TRSM, SYMM, HEMM, TRMM, SYR2K and HER2K entry points (Fortran and CBLAS) and the C check agree with the expected "
                "path on %d cases, stack arguments untouched", cases);
 
     fg_later_object(small_trsm_syrk_jumps, small_trsm_jumps);

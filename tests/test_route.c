@@ -1,5 +1,6 @@
 /* Routing decisions: modes, disabled routines, device operands, the cost
  * model, its corrections from measured calls, and the GPU's start. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "common/mpi_launcher.h"
 #include "tap.h"
 #include "route/validate.h"
+#include "dispatch/level3_gpu.h"
 
 static const char *no_env(const char *name)
 {
@@ -100,6 +102,85 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
            z.predicted_gpu_s);
     tap_ok(ts_learned_samples(TS_SIDE_GPU, &fresh) == 8 && ts_learned_samples(TS_SIDE_CPU, &fresh) == 1,
            "auto: the samples count per side");
+}
+
+/* The plugin's level3 op, which a routine without a GPU path must never reach. */
+static int level3_calls;
+static int fake_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    (void)c, (void)cfg, (void)why, (void)why_len;
+    level3_calls++;
+    return 0;
+}
+
+/* On the GPU side (device operands), SYMM, HEMM, TRMM, SYR2K and HER2K
+ * decline with the reason, so that the dispatcher reports the call and
+ * leaves C untouched; one that only scales a host C (alpha = 0) is computed
+ * on the host. */
+static void check_level3_declines(void)
+{
+    static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }, half[2] = { 0.5, 0 };
+    ts_gpu_ops g = { .level3 = fake_level3 };
+    ts_config cfg;
+    ts_config_load(&cfg, no_env, NULL);
+    double cmat[4] = { 1, 2, 3, 4 };
+    ts_call c;
+    ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, one, NULL, 2, NULL, 2, zero, cmat, 2);
+    c.side = 'L', c.uplo = 'U';
+    c.res_a = TS_MEM_DEVICE;
+    ts_scalar_flags(&c);
+    char why[128] = "";
+    int rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
+    tap_ok(rc != 0 && level3_calls == 0 && !strcmp(why, "no GPU path for this routine") && cmat[0] == 1 &&
+               cmat[3] == 4,
+           "dsymm_ on device memory: the GPU side declines (%s), C untouched", why);
+    ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, zero, NULL, 2, NULL, 2, half, cmat, 2);
+    c.side = 'L', c.uplo = 'U';
+    c.res_a = TS_MEM_DEVICE;
+    ts_scalar_flags(&c);
+    rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
+    tap_ok(rc == 0 && level3_calls == 0 && cmat[0] == 0.5 && cmat[3] == 2,
+           "dsymm_ with alpha = 0, A on the device, C on the host: C = beta C on the host");
+}
+
+/* SYMM, HEMM, TRMM, SYR2K and HER2K have no GPU path: a large call on host
+ * data stays on the CPU in every mode, with the reason; one on device memory
+ * goes to the GPU side, where the dispatcher reports it (C untouched); the
+ * gate's bound passes every call; the flops of each kind. */
+static void check_no_gpu_path(const ts_profile *prof)
+{
+    static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }; /* D and Z routines only */
+    static const ts_mode modes[] = { TS_MODE_AUTO, TS_MODE_GPU, TS_MODE_CPU };
+    static const ts_routine routines[] = { TS_R_dsymm_, TS_R_zhemm_, TS_R_cblas_dtrmm, TS_R_dsyr2k_64_,
+                                           TS_R_scipy_cblas_zher2k };
+    int host_ok = 1, device_ok = 1, gate_ok = 1;
+    for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            ts_config cfg;
+            ts_config_load(&cfg, no_env, NULL);
+            cfg.mode = modes[i];
+            ts_call c;
+            ts_call_init(&c, routines[r], 'N', 'N', 4096, 4096, 4096, one, NULL, 4096, NULL, 4096, zero, NULL, 4096);
+            c.side = 'L', c.uplo = 'U', c.diag = 'N';
+            if (ts_routine_args(routines[r]) >= TS_ARGS_SYR2K)
+                c.transb = 'T';
+            ts_scalar_flags(&c);
+            ts_classify(&c, 2048, 64);
+            decide(&c, &cfg, prof, 1);
+            host_ok &= c.decision == TS_RUN_CPU &&
+                       !strcmp(c.reason, modes[i] == TS_MODE_CPU ? "mode cpu" : "no GPU path for this routine");
+            c.res_a = TS_MEM_DEVICE;
+            decide(&c, &cfg, prof, 1);
+            device_ok &= c.decision == TS_RUN_GPU && !strcmp(c.reason, "device operands");
+            gate_ok &= ts_route_cpu_below(&cfg, routines[r]) == INFINITY;
+        }
+    tap_ok(host_ok, "SYMM, HEMM, TRMM, SYR2K, HER2K on host data stay on the CPU in every mode: no GPU path");
+    tap_ok(device_ok, "... on device memory they go to the GPU side, which reports them");
+    tap_ok(gate_ok, "... the forwarding gate passes them at any size");
+    tap_ok(ts_routine_flops(TS_R_dsymm_, 2, 3, 2) == 24.0 && ts_routine_flops(TS_R_zhemm_, 2, 3, 2) == 96.0 &&
+               ts_routine_flops(TS_R_dtrmm_, 2, 3, 2) == 12.0 && ts_routine_flops(TS_R_dsyr2k_, 3, 3, 2) == 36.0 &&
+               ts_routine_flops(TS_R_cher2k_, 3, 3, 2) == 144.0,
+           "flops: SYMM and HEMM 2mnk (k the side's order), TRMM m n k, SYR2K and HER2K 2 n^2 k (x4 complex)");
 }
 
 int main(void)
@@ -320,6 +401,8 @@ int main(void)
     bg_ok &= !ts_route_background_start(&bg, 1);
     tap_ok(bg_ok, "background start: auto mode with TSSHIM_BACKGROUND_START=1 and a device only");
 
+    check_no_gpu_path(&ts_profile_defaults);
+    check_level3_declines();
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
     tap_ok(ts_call_bytes(&beta1) == 8.0 * 400 && ts_call_bytes(&tiny) == 8.0 * 192,

@@ -36,6 +36,11 @@ static inline char ts_cblas_trans(int t)
 #define TS_CBLAS_GEMM_PARAMS(S, I) (int, int, int, I, I, I, S, const void *, I, const void *, I, S, void *, I)
 #define TS_CBLAS_SYRK_PARAMS(S, I) (int, int, int, I, I, S, const void *, I, S, void *, I)
 #define TS_CBLAS_TRSM_PARAMS(S, I) (int, int, int, int, int, I, I, S, const void *, I, void *, I)
+#define TS_CBLAS_SYMM_PARAMS(S, I) (int, int, int, I, I, S, const void *, I, const void *, I, S, void *, I)
+/* SYR2K's lists SYMM's types; HER2K's alpha is complex (by address), its beta
+ * real (R). */
+#define TS_CBLAS_SYR2K_PARAMS(S, I) TS_CBLAS_SYMM_PARAMS(S, I)
+#define TS_CBLAS_HER2K_PARAMS(R, I) (int, int, int, I, I, const void *, const void *, I, const void *, I, R, void *, I)
 
 /* A scalar the descriptor holds by address, as the routine takes it. */
 #define TS_CBLAS_SCALAR_S(p) (*(const float *)(p))

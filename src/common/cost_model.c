@@ -30,9 +30,9 @@ const ts_profile ts_profile_defaults = {
 
 double ts_call_flops(const ts_call *c) { return ts_routine_flops(c->routine, c->m, c->n, c->k); }
 
-/* TRSM's descriptor (src/common/level3_args.h): A is the k x k triangle, B the
- * m x n matrix it solves. */
-static int trsm(const ts_call *c) { return ts_routine_args(c->routine) == TS_ARGS_TRSM; }
+/* The descriptors of TRSM, TRMM, SYMM and HEMM (src/entry/level3_entry.c): A
+ * is the k x k triangle or symmetric matrix, B the m x n matrix. */
+static int trsm(const ts_call *c) { return ts_routine_side_shaped(c->routine); }
 static double size_a(const ts_call *c)
 {
     return (double)(trsm(c) ? c->k : c->m) * (double)c->k * (double)ts_elem_size(c->prec);

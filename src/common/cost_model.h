@@ -33,12 +33,21 @@ static inline double ts_gemm_flops(ts_prec p, int64_t m, int64_t n, int64_t k)
     double f = 2.0 * (double)m * (double)n * (double)k;
     return ts_prec_is_complex(p) ? 4.0 * f : f;
 }
-/* The same for routine r's descriptor (src/common/level3_args.h): SYRK and HERK
- * compute one triangle of their Gram GEMM, TRSM m n k multiply-adds. */
+/* The same for routine r's descriptor (src/entry/level3_entry.c): SYRK and
+ * HERK compute one triangle of their Gram GEMM, TRSM and TRMM m n k
+ * multiply-adds (k the triangle's order); SYMM and HEMM (k the symmetric
+ * side's order) a whole GEMM's, SYR2K and HER2K two triangles of n x n x k,
+ * one GEMM's. */
 static inline double ts_routine_flops(ts_routine r, int64_t m, int64_t n, int64_t k)
 {
     double f = ts_gemm_flops(ts_routine_prec(r), m, n, k);
-    return ts_routine_args(r) == TS_ARGS_GEMM ? f : f / 2;
+    switch (ts_routine_args(r)) {
+    case TS_ARGS_SYRK:
+    case TS_ARGS_HERK:
+    case TS_ARGS_TRSM:
+    case TS_ARGS_TRMM: return f / 2;
+    default: return f;
+    }
 }
 double ts_call_flops(const ts_call *c);
 

@@ -7,8 +7,11 @@
  *   arguments  the argument kinds, which name the entry point's adapter in
  *              shim/ (GEMM: transa, transb, m, n, k, alpha, A, lda, B, ldb,
  *              beta, C, ldc; SYRK and HERK: uplo, trans, n, k, alpha, A,
- *              lda, beta, C, ldc, HERK's alpha and beta real; TRSM: side,
- *              uplo, transa, diag, m, n, alpha, A, lda, B, ldb)
+ *              lda, beta, C, ldc, HERK's alpha and beta real; TRSM and
+ *              TRMM: side, uplo, transa, diag, m, n, alpha, A, lda, B, ldb;
+ *              SYMM and HEMM: side, uplo, m, n, alpha, A, lda, B, ldb, beta,
+ *              C, ldc; SYR2K and HER2K: uplo, trans, n, k, alpha, A, lda, B,
+ *              ldb, beta, C, ldc, HER2K's beta real)
  *   abi        how they are passed (F77: by reference, 32-bit integers, the
  *              gfortran hidden lengths of character arguments last; CBLAS:
  *              the C interface, by value, with a layout argument first and
@@ -68,14 +71,56 @@
     X(P##cblas_strsm##S, TS_S, TRSM, CBLAS##A)  \
     X(P##cblas_dtrsm##S, TS_D, TRSM, CBLAS##A)  \
     X(P##cblas_ctrsm##S, TS_C, TRSM, CBLAS##A)  \
-    X(P##cblas_ztrsm##S, TS_Z, TRSM, CBLAS##A)
+    X(P##cblas_ztrsm##S, TS_Z, TRSM, CBLAS##A)  \
+    X(P##ssymm_##S, TS_S, SYMM, F77##A)         \
+    X(P##dsymm_##S, TS_D, SYMM, F77##A)         \
+    X(P##csymm_##S, TS_C, SYMM, F77##A)         \
+    X(P##zsymm_##S, TS_Z, SYMM, F77##A)         \
+    X(P##chemm_##S, TS_C, HEMM, F77##A)         \
+    X(P##zhemm_##S, TS_Z, HEMM, F77##A)         \
+    X(P##strmm_##S, TS_S, TRMM, F77##A)         \
+    X(P##dtrmm_##S, TS_D, TRMM, F77##A)         \
+    X(P##ctrmm_##S, TS_C, TRMM, F77##A)         \
+    X(P##ztrmm_##S, TS_Z, TRMM, F77##A)         \
+    X(P##ssyr2k_##S, TS_S, SYR2K, F77##A)       \
+    X(P##dsyr2k_##S, TS_D, SYR2K, F77##A)       \
+    X(P##csyr2k_##S, TS_C, SYR2K, F77##A)       \
+    X(P##zsyr2k_##S, TS_Z, SYR2K, F77##A)       \
+    X(P##cher2k_##S, TS_C, HER2K, F77##A)       \
+    X(P##zher2k_##S, TS_Z, HER2K, F77##A)       \
+    X(P##cblas_ssymm##S, TS_S, SYMM, CBLAS##A)  \
+    X(P##cblas_dsymm##S, TS_D, SYMM, CBLAS##A)  \
+    X(P##cblas_csymm##S, TS_C, SYMM, CBLAS##A)  \
+    X(P##cblas_zsymm##S, TS_Z, SYMM, CBLAS##A)  \
+    X(P##cblas_chemm##S, TS_C, HEMM, CBLAS##A)  \
+    X(P##cblas_zhemm##S, TS_Z, HEMM, CBLAS##A)  \
+    X(P##cblas_strmm##S, TS_S, TRMM, CBLAS##A)  \
+    X(P##cblas_dtrmm##S, TS_D, TRMM, CBLAS##A)  \
+    X(P##cblas_ctrmm##S, TS_C, TRMM, CBLAS##A)  \
+    X(P##cblas_ztrmm##S, TS_Z, TRMM, CBLAS##A)  \
+    X(P##cblas_ssyr2k##S, TS_S, SYR2K, CBLAS##A) \
+    X(P##cblas_dsyr2k##S, TS_D, SYR2K, CBLAS##A) \
+    X(P##cblas_csyr2k##S, TS_C, SYR2K, CBLAS##A) \
+    X(P##cblas_zsyr2k##S, TS_Z, SYR2K, CBLAS##A) \
+    X(P##cblas_cher2k##S, TS_C, HER2K, CBLAS##A) \
+    X(P##cblas_zher2k##S, TS_Z, HER2K, CBLAS##A)
 
 typedef enum { TS_S = 0, TS_D = 1, TS_C = 2, TS_Z = 3, TS_NPREC = 4 } ts_prec;
 
 typedef enum { TS_ABI_F77, TS_ABI_CBLAS, TS_ABI_F77_64, TS_ABI_CBLAS_64 } ts_abi;
 
 /* The arguments column: which BLAS operation a routine is. */
-typedef enum { TS_ARGS_GEMM, TS_ARGS_SYRK, TS_ARGS_HERK, TS_ARGS_TRSM } ts_args;
+typedef enum {
+    TS_ARGS_GEMM,
+    TS_ARGS_SYRK,
+    TS_ARGS_HERK,
+    TS_ARGS_TRSM,
+    TS_ARGS_SYMM,
+    TS_ARGS_HEMM,
+    TS_ARGS_TRMM,
+    TS_ARGS_SYR2K,
+    TS_ARGS_HER2K
+} ts_args;
 
 typedef enum {
 #define TS_ROUTINE_ENUM(symbol, prec, args, abi) TS_R_##symbol,
@@ -139,13 +184,37 @@ static inline ts_args ts_routine_args(ts_routine r)
     return args[r];
 }
 
-/* The precision of a routine's scalars as the program passes them: HERK's
- * alpha and beta are real. */
+/* The real precision of a complex one (and a real one itself). */
+static inline ts_prec ts_prec_real(ts_prec p) { return p == TS_C ? TS_S : p == TS_Z ? TS_D : p; }
+
+/* The precision of a routine's alpha as the program passes it: HERK's is
+ * real. */
 static inline ts_prec ts_routine_scalar_prec(ts_routine r)
 {
     ts_prec p = ts_routine_prec(r);
-    return ts_routine_args(r) != TS_ARGS_HERK ? p : p == TS_C ? TS_S : TS_D;
+    return ts_routine_args(r) != TS_ARGS_HERK ? p : ts_prec_real(p);
 }
+
+/* The precision of a routine's beta as passed: HERK's and HER2K's are real. */
+static inline ts_prec ts_routine_beta_prec(ts_routine r)
+{
+    ts_prec p = ts_routine_prec(r);
+    ts_args a = ts_routine_args(r);
+    return a == TS_ARGS_HERK || a == TS_ARGS_HER2K ? ts_prec_real(p) : p;
+}
+
+/* Whether a routine's descriptor is side-shaped: A the k x k triangle
+ * (TRSM, TRMM) or symmetric matrix (SYMM, HEMM), B m x n. */
+static inline int ts_routine_side_shaped(ts_routine r)
+{
+    ts_args a = ts_routine_args(r);
+    return a == TS_ARGS_TRSM || a == TS_ARGS_TRMM || a == TS_ARGS_SYMM || a == TS_ARGS_HEMM;
+}
+
+/* Whether the core has a GPU path for a routine's kind: GEMM, SYRK, HERK
+ * and TRSM.  The others (SYMM, HEMM, TRMM, SYR2K, HER2K) run on the CPU
+ * BLAS, and on device memory report that they cannot. */
+static inline int ts_routine_on_gpu(ts_routine r) { return ts_routine_args(r) <= TS_ARGS_TRSM; }
 
 /* The GEMM of each precision comes first, in ts_prec's order, so a GEMM's
  * routine is its precision: the forwarding gate's lanes and the entry

@@ -1,19 +1,20 @@
 #include "cpu/host_scale.h"
 
-/* Rows first and last + 1 of column j that the call updates: SYRK and HERK
- * only their triangle (uplo), GEMM and TRSM the whole column. */
+/* Rows first and last + 1 of column j that the call updates: SYRK, HERK,
+ * SYR2K and HER2K only their triangle (uplo), the others the whole column. */
 static int triangle(const ts_call *c)
 {
     ts_args k = ts_routine_args(c->routine);
-    return k == TS_ARGS_SYRK || k == TS_ARGS_HERK;
+    return k == TS_ARGS_SYRK || k == TS_ARGS_HERK || k == TS_ARGS_SYR2K || k == TS_ARGS_HER2K;
 }
 static int64_t first_row(const ts_call *c, int64_t j) { return triangle(c) && c->uplo == 'L' ? j : 0; }
 static int64_t end_row(const ts_call *c, int64_t j) { return triangle(c) && c->uplo == 'U' ? j + 1 : c->m; }
 
 /* C = alpha X + beta C, or C = beta C without X: one loop per element
  * type.  Complex numbers multiply as the reference BLAS's Fortran does,
- * (br cr - bi ci, br ci + bi cr), except HERK's real alpha and beta, which
- * scale each part, the diagonal kept real. */
+ * (br cr - bi ci, br ci + bi cr), except the real beta of HERK and HER2K,
+ * which scales each part, the diagonal kept real (and HERK's real alpha:
+ * only a HERK's Gram matrix comes as X). */
 #define UPDATE_REAL(T)                                                             \
     do {                                                                           \
         T alpha = *(const T *)c->alpha, beta = *(const T *)c->beta;                \
@@ -30,7 +31,7 @@ static int64_t end_row(const ts_call *c, int64_t j) { return triangle(c) && c->u
 #define UPDATE_COMPLEX(T)                                                          \
     do {                                                                           \
         const T *alpha = (const T *)c->alpha, *beta = (const T *)c->beta;          \
-        int herk = ts_routine_args(c->routine) == TS_ARGS_HERK;                    \
+        int herk = ts_routine_beta_prec(c->routine) != c->prec;                    \
         for (int64_t j = 0; j < c->n; j++) {                                       \
             T *col = (T *)c->c + 2 * j * c->ldc;                                   \
             const T *xc = x ? (const T *)x + 2 * j * ldx : NULL;                   \

@@ -1,5 +1,6 @@
-/* C = beta C on the CPU, for calls with alpha = 0 or k = 0 (SYRK and HERK:
- * their triangle; TRSM with alpha = 0: B = 0, its beta being 0).  The reference
+/* C = beta C on the CPU, for calls with alpha = 0 or k = 0 (SYRK, HERK,
+ * SYR2K and HER2K: their triangle; TRSM and TRMM with alpha = 0: B = 0,
+ * their beta being 0; SYMM and HEMM: all of C).  The reference
  * BLAS reads neither A nor B then (and not C when beta = 0); some CPU BLAS
  * builds do (OpenBLAS 0.3.26's small-matrix kernels propagate NaN from A and
  * B), so the shim computes these calls itself to keep the BLAS semantics.

@@ -85,5 +85,12 @@ int ts_level3_gpu(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
         c->gpu_path = "scale on host";
         return 0;
     }
+    /* SYMM, HEMM, TRMM, SYR2K and HER2K have no GPU path yet: only device
+     * operands bring them here, and the dispatcher reports that C was not
+     * updated (no CPU can compute on device memory). */
+    if (!ts_routine_on_gpu(c->routine)) {
+        snprintf(why, why_len, "no GPU path for this routine");
+        return -1;
+    }
     return gram_path(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
 }

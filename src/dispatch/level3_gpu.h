@@ -1,4 +1,5 @@
-/* SYRK, HERK and TRSM on the GPU, the core's side. */
+/* SYRK, HERK and TRSM on the GPU, the core's side (SYMM, HEMM, TRMM, SYR2K and HER2K
+ * decline: no GPU path yet). */
 #ifndef TS_LEVEL3_GPU_H
 #define TS_LEVEL3_GPU_H
 

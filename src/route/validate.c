@@ -43,8 +43,10 @@ int ts_quick_return(const ts_call *c)
 }
 
 /* xSYRK (real: trans N, T or C; complex: N or T) and xHERK (N or C).  A
- * valid call becomes its Gram GEMM: C = op(A) op(A)^T, ^H for HERK. */
-static int validate_syrk(ts_call *c, int herk)
+ * valid call becomes its Gram GEMM: C = op(A) op(A)^T, ^H for HERK.
+ * xSYR2K and xHER2K check the same letters and B as A (two, with B: the
+ * reference's argument numbers after trans move by 2 then). */
+static int validate_syrk(ts_call *c, int herk, int two)
 {
     char uplo = upper(c->uplo), trans = upper(c->transa);
     if (!valid_uplo(uplo))
@@ -62,12 +64,40 @@ static int validate_syrk(ts_call *c, int herk)
     c->transb = trans == 'N' ? t : 'N';
     if (c->lda < ts_max1(ts_rows_a(c)))
         return 7;
+    if (two && c->ldb < ts_max1(ts_rows_b(c)))
+        return 9;
     if (c->ldc < ts_max1(c->n))
-        return 10;
+        return two ? 12 : 10;
     return 0;
 }
 
-/* xTRSM; k is the triangle's order (m for side L, n for side R). */
+/* xSYMM and xHEMM: side, uplo, m, n, then A (k x k, k the order: m for
+ * side L, n for side R), B and C (m x n). */
+static int validate_symm(ts_call *c)
+{
+    char side = upper(c->side), uplo = upper(c->uplo);
+    if (side != 'L' && side != 'R')
+        return 1;
+    if (!valid_uplo(uplo))
+        return 2;
+    if (c->m < 0)
+        return 3;
+    if (c->n < 0)
+        return 4;
+    c->side = side;
+    c->uplo = uplo;
+    c->k = side == 'L' ? c->m : c->n;
+    if (c->lda < ts_max1(c->k))
+        return 7;
+    if (c->ldb < ts_max1(c->m))
+        return 9;
+    if (c->ldc < ts_max1(c->m))
+        return 12;
+    return 0;
+}
+
+/* xTRSM and xTRMM (the same checks); k is the triangle's order (m for
+ * side L, n for side R). */
 static int validate_trsm(ts_call *c)
 {
     char side = upper(c->side), uplo = upper(c->uplo), transa = upper(c->transa), diag = upper(c->diag);
@@ -97,9 +127,14 @@ static int validate_trsm(ts_call *c)
 int ts_validate(ts_call *c)
 {
     switch (ts_routine_args(c->routine)) {
-    case TS_ARGS_SYRK: return validate_syrk(c, 0);
-    case TS_ARGS_HERK: return validate_syrk(c, 1);
-    case TS_ARGS_TRSM: return validate_trsm(c);
+    case TS_ARGS_SYRK: return validate_syrk(c, 0, 0);
+    case TS_ARGS_HERK: return validate_syrk(c, 1, 0);
+    case TS_ARGS_SYR2K: return validate_syrk(c, 0, 1);
+    case TS_ARGS_HER2K: return validate_syrk(c, 1, 1);
+    case TS_ARGS_TRSM:
+    case TS_ARGS_TRMM: return validate_trsm(c);
+    case TS_ARGS_SYMM:
+    case TS_ARGS_HEMM: return validate_symm(c);
     default: return validate_gemm(c);
     }
 }

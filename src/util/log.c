@@ -114,10 +114,14 @@ static const char *cache_state(const ts_call *c, int op) { return c->cache_state
 
 void ts_log_trace(const ts_call *c)
 {
-    /* SYRK, HERK and TRSM name the letters their GEMM-shaped descriptor lacks. */
+    /* The routines other than GEMM name the letters their GEMM-shaped
+     * descriptor lacks: TRSM and TRMM side, uplo and diag; SYMM and HEMM side
+     * and uplo; SYRK, HERK, SYR2K, HER2K uplo. */
     char letters[32] = "";
-    if (c->side)
+    if (c->side && c->diag)
         snprintf(letters, sizeof letters, " side=%c uplo=%c diag=%c", c->side, c->uplo, c->diag);
+    else if (c->side)
+        snprintf(letters, sizeof letters, " side=%c uplo=%c", c->side, c->uplo);
     else if (c->uplo)
         snprintf(letters, sizeof letters, " uplo=%c", c->uplo);
     ts_log(3,

@@ -3,13 +3,15 @@
 # file, once without the shim, once under LD_PRELOAD of libtsshim.so with
 # TSSHIM_MODE=cpu and once with every call sent to the GPU (where there is
 # one). SET (the argument) blas3, the default: the netlib testers sblat3
-# dblat3 cblat3 zblat3 (?gemm_, ?syrk_, ?herk_, ?trsm_); cblas3
+# dblat3 cblat3 zblat3 (?gemm_, ?symm_, ?hemm_, ?syrk_, ?herk_, ?syr2k_,
+# ?her2k_, ?trmm_, ?trsm_); cblas3
 # (netlib-cblas3.sh): the CBLAS testers c_sblat3 ... c_zblat3 (cblas_?gemm
 # ...). Each run must pass all its checks, error exits included (or, where
 # the run without the shim fails some, fail exactly those) and print nothing
 # but its summary; the shim's exit report must show that it saw the tester's
 # GEMM, SYRK, TRSM (and HERK) calls and ran none (cpu) or some and never
-# fell back (gpu) on the GPU. A last point checks that the summary checker
+# fell back (gpu) on the GPU, and its SYMM, TRMM, SYR2K (HEMM, HER2K) calls,
+# which have no GPU path: none on the GPU in any mode. A last point checks that the summary checker
 # rejects damaged copies of a passing summary, so that a pass means
 # something.
 #
@@ -209,6 +211,16 @@ run_one() {
             for r in $routines; do
                 if ! check_report "$dir/tsshim.log" "$(routine_name "$r")" \
                     "$mode"; then
+                    diag_file "$dir/tsshim.log"
+                    ok=no
+                fi
+            done
+            # Those without a GPU path: seen, run on the CPU in every mode.
+            routines="${p}symm ${p}trmm ${p}syr2k"
+            case $p in c | z) routines="$routines ${p}hemm ${p}her2k" ;; esac
+            for r in $routines; do
+                if ! check_report "$dir/tsshim.log" "$(routine_name "$r")" \
+                    cpu; then
                     diag_file "$dir/tsshim.log"
                     ok=no
                 fi
