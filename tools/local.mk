@@ -27,3 +27,11 @@ tools_tsshim_doctor_LDADD = src/libtscore.la
 
 # The Python package (pip install .): its files travel in the tarball.
 EXTRA_DIST += pyproject.toml setup.py python/tsshim/__init__.py python/tsshim/__main__.py
+
+# make wheel: a manylinux wheel of the Python package (tools/build-wheel.sh,
+# into build/wheel of the source tree) from the libraries of this build
+# directory (TSSHIM_BUILD_DIR); not part of all or check.
+wheel:
+	TSSHIM_BUILD_DIR="$${TSSHIM_BUILD_DIR:-$(abs_top_builddir)}" $(SHELL) $(top_srcdir)/tools/build-wheel.sh
+.PHONY: wheel
+EXTRA_DIST += tools/build-wheel.sh

@@ -29,14 +29,13 @@ _BLAS_MODULES = ("numpy", "scipy")
 
 
 def cuda_wheel_lib_dirs():
-    """The lib folders of NVIDIA's CUDA runtime and cuBLAS wheels (tsshim[cuda]), where installed."""
+    """The lib folder of NVIDIA's CUDA 13 runtime and cuBLAS wheels (tsshim[cuda]:
+    nvidia-cuda-runtime, nvidia-cublas; both install to nvidia/cu13/lib), where installed."""
     dirs = []
     for base in sys.path:
-        root = os.path.join(base or ".", "nvidia")
-        for sub in ("cuda_runtime", "cublas", "cu13"):
-            lib = os.path.join(root, sub, "lib")
-            if os.path.isdir(lib) and lib not in dirs:
-                dirs.append(lib)
+        lib = os.path.join(base or ".", "nvidia", "cu13", "lib")
+        if os.path.isdir(lib) and lib not in dirs:
+            dirs.append(lib)
     return dirs
 
 

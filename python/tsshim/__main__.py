@@ -101,12 +101,12 @@ def _environment(opts, count):
 
 
 def _cuda_dirs():
+    # As tsshim.cuda_wheel_lib_dirs(): CUDA 13's runtime and cuBLAS wheels install to nvidia/cu13/lib.
     dirs = []
     for base in sys.path:
-        for sub in ("cuda_runtime", "cublas", "cu13"):
-            lib = os.path.join(base or ".", "nvidia", sub, "lib")
-            if os.path.isdir(lib) and lib not in dirs:
-                dirs.append(lib)
+        lib = os.path.join(base or ".", "nvidia", "cu13", "lib")
+        if os.path.isdir(lib) and lib not in dirs:
+            dirs.append(lib)
     return dirs
 
 
