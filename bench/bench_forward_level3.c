@@ -1,5 +1,6 @@
-/* Cost of the shim on forwarded SYRK, HERK and TRSM calls of the smallest
- * size (n = k = 8, m = n = 8), Fortran and CBLAS: bench_forward's method
+/* Cost of the shim on forwarded SYRK, HERK, TRSM, SYMM, HEMM, TRMM, SYR2K
+ * and HER2K calls of the smallest size (n = k = 8, m = n = 8), Fortran and
+ * CBLAS: bench_forward's method
  * (bench/bench_forward.c) per routine.  Each routine is timed in this
  * process (linked against the CPU BLAS, no shim) and in a copy of it started
  * with LD_PRELOAD of the shim in auto mode; rounds alternate between the
@@ -24,6 +25,16 @@ typedef void syrk_f(const char *, const char *, const int *, const int *, const 
                     const void *, void *, const int *, size_t, size_t);
 typedef void trsm_f(const char *, const char *, const char *, const char *, const int *, const int *, const void *,
                     const void *, const int *, void *, const int *, size_t, size_t, size_t, size_t);
+typedef void symm_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
+                    const void *, const int *, const void *, void *, const int *, size_t, size_t);
+typedef void syr2k_f(const char *, const char *, const int *, const int *, const void *, const void *, const int *,
+                     const void *, const int *, const void *, void *, const int *, size_t, size_t);
+typedef void cblas_symm_d(int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
+typedef void cblas_symm_z(int, int, int, int, int, const void *, const void *, int, const void *, int, const void *,
+                          void *, int);
+typedef void cblas_syr2k_d(int, int, int, int, int, double, const void *, int, const void *, int, double, void *, int);
+typedef void cblas_her2k_z(int, int, int, int, int, const void *, const void *, int, const void *, int, double, void *,
+                           int);
 typedef void cblas_syrk_s(int, int, int, int, int, float, const void *, int, float, void *, int);
 typedef void cblas_syrk_d(int, int, int, int, int, double, const void *, int, double, void *, int);
 typedef void cblas_syrk_z(int, int, int, int, int, const void *, const void *, int, const void *, void *, int);
@@ -43,7 +54,9 @@ static const float onef[2] = { 1.0f, 0.0f }, zerof[2] = { 0.0f, 0.0f };
 static const char *const names[] = { "ssyrk_",      "dsyrk_",      "csyrk_",      "zsyrk_",      "cherk_",
                                      "zherk_",      "strsm_",      "dtrsm_",      "ctrsm_",      "ztrsm_",
                                      "cblas_ssyrk", "cblas_dsyrk", "cblas_zsyrk", "cblas_zherk", "cblas_strsm",
-                                     "cblas_dtrsm", "cblas_ztrsm" };
+                                     "cblas_dtrsm", "cblas_ztrsm", "dsymm_",      "zhemm_",      "dtrmm_",
+                                     "ztrmm_",      "dsyr2k_",     "zher2k_",     "cblas_dsymm", "cblas_zhemm",
+                                     "cblas_dtrmm", "cblas_dsyr2k", "cblas_zher2k" };
 enum { NROUTINES = sizeof names / sizeof names[0] };
 
 /* Each routine: the program's (the CPU BLAS it links, or the shim when
@@ -56,11 +69,21 @@ extern cblas_syrk_z cblas_zsyrk;
 extern cblas_trsm_s cblas_strsm;
 extern cblas_trsm_d cblas_dtrsm;
 extern cblas_trsm_z cblas_ztrsm;
+extern symm_f dsymm_, zhemm_;
+extern trsm_f dtrmm_, ztrmm_;
+extern syr2k_f dsyr2k_, zher2k_;
+extern cblas_symm_d cblas_dsymm;
+extern cblas_symm_z cblas_zhemm;
+extern cblas_trsm_d cblas_dtrmm;
+extern cblas_syr2k_d cblas_dsyr2k;
+extern cblas_her2k_z cblas_zher2k;
 #define FN(f) ((void (*)(void))(f))
 static void (*routine[NROUTINES])(void) = {
     FN(ssyrk_),      FN(dsyrk_),      FN(csyrk_),      FN(zsyrk_),      FN(cherk_),      FN(zherk_),
     FN(strsm_),      FN(dtrsm_),      FN(ctrsm_),      FN(ztrsm_),      FN(cblas_ssyrk), FN(cblas_dsyrk),
-    FN(cblas_zsyrk), FN(cblas_zherk), FN(cblas_strsm), FN(cblas_dtrsm), FN(cblas_ztrsm)
+    FN(cblas_zsyrk), FN(cblas_zherk), FN(cblas_strsm), FN(cblas_dtrsm), FN(cblas_ztrsm), FN(dsymm_),
+    FN(zhemm_),      FN(dtrmm_),      FN(ztrmm_),      FN(dsyr2k_),     FN(zher2k_),     FN(cblas_dsymm),
+    FN(cblas_zhemm), FN(cblas_dtrmm), FN(cblas_dsyr2k), FN(cblas_zher2k)
 };
 
 #define AS(type, r) ((type *)routine[r])
@@ -81,6 +104,14 @@ static void batch(int r, int calls)
         case 14: AS(cblas_trsm_s, r)(102, 141, 121, 111, 132, n, n, 1.0f, a, n, c, n); break;
         case 15: AS(cblas_trsm_d, r)(102, 141, 121, 111, 132, n, n, 1.0, a, n, c, n); break;
         case 16: AS(cblas_trsm_z, r)(102, 141, 121, 111, 132, n, n, one, a, n, c, n); break;
+        case 17: case 18: AS(symm_f, r)("L", "U", &n, &n, one, a, &n, a, &n, zero, c, &n, 1, 1); break;
+        case 19: case 20: AS(trsm_f, r)("L", "U", "N", "U", &n, &n, one, a, &n, c, &n, 1, 1, 1, 1); break;
+        case 21: case 22: AS(syr2k_f, r)("U", "N", &n, &n, one, a, &n, a, &n, zero, c, &n, 1, 1); break;
+        case 23: AS(cblas_symm_d, r)(102, 141, 121, n, n, 1.0, a, n, a, n, 0.0, c, n); break;
+        case 24: AS(cblas_symm_z, r)(102, 141, 121, n, n, one, a, n, a, n, zero, c, n); break;
+        case 25: AS(cblas_trsm_d, r)(102, 141, 121, 111, 132, n, n, 1.0, a, n, c, n); break;
+        case 26: AS(cblas_syr2k_d, r)(102, 121, 111, n, n, 1.0, a, n, a, n, 0.0, c, n); break;
+        case 27: AS(cblas_her2k_z, r)(102, 121, 111, n, n, one, a, n, a, n, 0.0, c, n); break;
         }
     }
 }
@@ -117,7 +148,7 @@ int main(int argc, char **argv)
     double plain[NROUTINES], shim[NROUTINES];
     if (ft_rounds(&bench, preload, rounds, plain, shim))
         return 1;
-    printf("SYRK/HERK n=k=8, TRSM m=n=8%s; best of %d rounds of %d x %d calls\n",
+    printf("SYRK/HERK/SYR2K/HER2K n=k=8, TRSM/TRMM/SYMM/HEMM m=n=8%s; best of %d rounds of %d x %d calls\n",
            null_blas ? ", forwarded to a BLAS that does nothing" : "", rounds, BATCHES, CALLS);
     ft_print_table(names, NROUTINES, 12, plain, shim);
     printf(null_blas ? "the overhead column is the shim's cost per call\n" : "target: ratio <= 1.02\n");
