@@ -30,7 +30,7 @@ fi
 mkdir "$tap_tmp/pkg"
 cp "$abs_top_srcdir/pyproject.toml" "$abs_top_srcdir/setup.py" "$abs_top_srcdir/README.md" "$tap_tmp/pkg/"
 mkdir "$tap_tmp/pkg/python"
-cp -R "$abs_top_srcdir/python/tsshim" "$tap_tmp/pkg/python/"
+cp -R "$abs_top_srcdir/python/tsshim" "$abs_top_srcdir/python/tsshim_launcher.py" "$tap_tmp/pkg/python/"
 rm -rf "$tap_tmp/pkg/python/tsshim/lib" "$tap_tmp/pkg/python/tsshim/bin" "$tap_tmp/pkg/python/tsshim/__pycache__"
 chmod -R u+w "$tap_tmp/pkg"
 TSSHIM_BUILD_DIR=$abs_top_builddir timeout 900 "$vpy" -m pip install --no-build-isolation --no-deps --force-reinstall \
@@ -81,6 +81,12 @@ TSSHIM_MODE=cpu "$venv/bin/tsshim" --report "$vpy" -c 'import numpy as np; a = n
 status=$?
 [ $status -eq 0 ] && grep -q '^300.0$' "$tap_tmp/cs" && grep -q '^tsshim: .*dgemm.* calls=[1-9]' "$tap_tmp/cs.err"
 tap_check $? "the console script runs python under the shim: $(grep -m1 'dgemm' "$tap_tmp/cs.err")"
+
+# The console script must not import the package (whose import sets
+# TSSHIM_COUNT, which disarms the forwarding gate of the program it runs).
+env -u TSSHIM_COUNT "$venv/bin/tsshim" sh -c 'echo "${TSSHIM_COUNT-unset}"' >"$tap_tmp/count" 2>&1
+[ "$(cat "$tap_tmp/count")" = unset ]
+tap_check $? "the console script leaves TSSHIM_COUNT alone (the program saw: $(cat "$tap_tmp/count"))"
 
 "$venv/bin/tsshim" doctor >"$tap_tmp/doctor" 2>&1
 status=$?

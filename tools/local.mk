@@ -26,7 +26,7 @@ tools_tsshim_doctor_CPPFLAGS = $(AM_CPPFLAGS) -DTSSHIM_LIBDIR='"$(libdir)"'
 tools_tsshim_doctor_LDADD = src/libtscore.la
 
 # The Python package (pip install .): its files travel in the tarball.
-EXTRA_DIST += pyproject.toml setup.py python/tsshim/__init__.py python/tsshim/__main__.py
+EXTRA_DIST += pyproject.toml setup.py python/tsshim/__init__.py python/tsshim/__main__.py python/tsshim_launcher.py
 
 # make wheel: a manylinux wheel of the Python package (tools/build-wheel.sh,
 # into build/wheel of the source tree) from the libraries of this build

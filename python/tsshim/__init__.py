@@ -17,6 +17,8 @@ import os
 import sys
 import warnings
 
+from tsshim_launcher import cuda_wheel_lib_dirs
+
 __all__ = ["report", "settings", "library_path", "LIBRARY", "__version__"]
 __version__ = "0.1.0"
 
@@ -26,17 +28,6 @@ LIBRARY = os.path.join(LIB_DIR, "libtsshim.so")
 DOCTOR = os.path.join(_HERE, "bin", "tsshim-doctor")
 # Modules whose BLAS is bound once they are imported.
 _BLAS_MODULES = ("numpy", "scipy")
-
-
-def cuda_wheel_lib_dirs():
-    """The lib folder of NVIDIA's CUDA 13 runtime and cuBLAS wheels (tsshim[cuda]:
-    nvidia-cuda-runtime, nvidia-cublas; both install to nvidia/cu13/lib), where installed."""
-    dirs = []
-    for base in sys.path:
-        lib = os.path.join(base or ".", "nvidia", "cu13", "lib")
-        if os.path.isdir(lib) and lib not in dirs:
-            dirs.append(lib)
-    return dirs
 
 
 def _load_cuda_wheels():
