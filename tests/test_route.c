@@ -30,7 +30,7 @@ static int decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, int 
                                .gpu_ready = gpu_ready,
                                .devices = 1,
                                .sharers = ts_launcher_sharers(cfg->device, 1) };
-    return ts_route_decide(c, cfg, prof, &f);
+    return ts_route_place(c, cfg, &f) ? ts_route_model(c, cfg, prof, &f) : 0;
 }
 
 /* Both sides measured exactly as predicted, twice: the model's own verdict

@@ -91,9 +91,9 @@ static int run_on_gpu(ts_call *c, const ts_config *cfg, const ts_route_facts *f)
 }
 
 /* The facts of a call that passed the screen, each asked once: where its
- * operands live (only with CUDA in the process), the GPU's state, the
- * devices and the ranks that share them. */
-static void gather(ts_call *c, const ts_config *cfg, ts_route_facts *f)
+ * operands live (only with CUDA in the process), the GPU's state and the
+ * devices. */
+static void gather(ts_call *c, ts_route_facts *f)
 {
     if (ts_gpu_cuda_loaded())
         ts_gpu_residency(c);
@@ -101,13 +101,17 @@ static void gather(ts_call *c, const ts_config *cfg, ts_route_facts *f)
     f->gpu_ready = ts_gpu_ready();
     f->gpu_starting = !f->gpu_ready && ts_gpu_starting();
     f->devices = ts_gpu_devices_seen();
+}
+
+/* Ranks of an MPI job on this node that share this process's GPU call
+ * their BLAS in step, so each gets its share of the link and the device:
+ * the model's prior, which measured call times then correct; without it
+ * every rank would pay for a GPU 16 ranks share as if it were its own.
+ * Only the model reads it: asked only for calls the model prices. */
+static int sharers(const ts_config *cfg, const ts_route_facts *f)
+{
     const ts_gpu_ops *g = f->gpu_ready ? ts_gpu() : NULL;
-    /* Ranks of an MPI job on this node that share this process's GPU call
-     * their BLAS in step, so each gets its share of the link and the
-     * device: the model's prior, which measured call times then correct;
-     * without it every rank would pay for a GPU 16 ranks share as if it
-     * were its own. */
-    f->sharers = ts_launcher_sharers(cfg->device, g ? g->device_count() : f->devices > 0 ? f->devices : 1);
+    return ts_launcher_sharers(cfg->device, g ? g->device_count() : f->devices > 0 ? f->devices : 1);
 }
 
 ts_action ts_dispatch_place(ts_call *c, const ts_config *cfg, ts_route_facts *f)
@@ -116,7 +120,7 @@ ts_action ts_dispatch_place(ts_call *c, const ts_config *cfg, ts_route_facts *f)
     ts_action a = ts_route_screen(c, cfg);
     if (a != TS_ACTION_JUDGE)
         return a;
-    gather(c, cfg, f);
+    gather(c, f);
     if (ts_route_place(c, cfg, f)) {
         /* The model prices what the cache holds: only GEMMs look (TRSM's
          * GPU path keeps no copies, its B is written; SYRK and HERK reach
@@ -124,6 +128,7 @@ ts_action ts_dispatch_place(ts_call *c, const ts_config *cfg, ts_route_facts *f)
         if (cfg->mode == TS_MODE_AUTO && ts_routine_args(c->routine) == TS_ARGS_GEMM)
             ts_cache_look(c, cfg, f->gpu_ready ? ts_gpu() : NULL);
         const ts_profile *prof = ts_profile_get();
+        f->sharers = sharers(cfg, f);
         if (ts_route_model(c, cfg, prof, f)) {
             ts_start s = ts_route_start(c, cfg, prof, f);
             if (s == TS_START_BACKGROUND)

@@ -98,11 +98,6 @@ int ts_route_model(ts_call *c, const ts_config *cfg, const ts_profile *prof, con
     return 0;
 }
 
-int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f)
-{
-    return ts_route_place(c, cfg, f) ? ts_route_model(c, cfg, prof, f) : 0;
-}
-
 /* Predicted savings that calls forwent while the GPU was not started.  The
  * GPU starts once they reach its cost, on the call that earns it: a short
  * program never pays for a start it cannot earn back (a rent-or-buy rule:

@@ -24,7 +24,7 @@ typedef struct {
     int gpu_ready;    /* the GPU is started and usable */
     int gpu_starting; /* a start is under way */
     int devices;      /* devices the process may use (ts_gpu_devices_seen) */
-    int sharers;      /* ranks of this node sharing this process's GPU, at least 1 */
+    int sharers;      /* ranks of this node sharing this process's GPU, at least 1 (the model's only) */
 } ts_route_facts;
 
 /* Step 1, from the call alone: validates (invalid: TS_ACTION_FORWARD, so
@@ -42,9 +42,6 @@ int ts_route_place(ts_call *c, const ts_config *cfg, const ts_route_facts *f);
  * GPU that is not started (f->gpu_ready): the call stays on the CPU, and
  * ts_route_start says what to do about the start. */
 int ts_route_model(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f);
-
-/* Steps 2 and 3 together. */
-int ts_route_decide(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f);
 
 /* A call the model sends to a GPU that is not started.  A start under way
  * (at load, or begun by an earlier call) keeps it on the CPU.  Otherwise it
