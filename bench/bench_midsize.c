@@ -5,7 +5,10 @@
  * the median of the timed calls; its bound is the call's bytes (A and B
  * in, C out; beta = 0) at the pinned link rate this run measured.
  *
- *   [LD_PRELOAD=.libs/libtsshim.so TSSHIM_MODE=gpu] bench/bench_midsize [CLASS_PREC-SUBSTRING]
+ *   [LD_PRELOAD=.libs/libtsshim.so TSSHIM_MODE=gpu] bench/bench_midsize [FILTER]
+ *
+ * FILTER: a substring of the cases to run, matched against CLASS_PREC_SIZEmb
+ * (gram_d_1mb; TSM2's size reads 0mb there), e.g. gram_d or _4mb.
  *
  * Prints "case,bytes,us,bound_us,h2d_gbs,d2h_gbs" rows; without the shim
  * the time is the CPU BLAS's (bench/run-midsize.sh runs both and joins). */
@@ -161,8 +164,8 @@ int main(int argc, char **argv)
         for (int pi = 0; pi < 3; pi++)
             for (int mi = 0; mi < (ci == 2 ? 1 : 3); mi++) {
                 shape s = { classes[ci], precs[pi], ci == 2 ? 0 : mbs[mi] };
-                char name[16];
-                snprintf(name, sizeof name, "%s_%c", s.cls, s.prec);
+                char name[32]; /* the case's name, but TSM2's size */
+                snprintf(name, sizeof name, "%s_%c_%dmb", s.cls, s.prec, s.mb);
                 if (strstr(name, only))
                     run(&s, h2d, d2h);
             }

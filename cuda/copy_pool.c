@@ -14,9 +14,10 @@
  * on the H200 host, about its link's pinned rate (../shared/GPU.md). */
 enum { THREADS_PER_DEVICE = 16, MAX_PARTS = 64 };
 
-/* About this much per part: long enough to amortise the claim, short
- * enough that a 16 MB buffer is spread over every thread. */
-#define PART_BYTES ((size_t)1 << 20)
+/* A job is cut into a part per thread, of PART_BYTES at least: long
+ * enough to amortise the claim, and a job of a few hundred kilobytes (a
+ * mid-size call's piece) is spread over several threads. */
+#define PART_BYTES ((size_t)64 << 10)
 
 /* Below this a synchronous copy runs on the calling thread: waking the pool
  * costs more. */
@@ -28,7 +29,8 @@ static struct {
     ts_copy_job *head, *tail; /* jobs with parts left to claim */
     unsigned long finished;
     atomic_int threads; /* grows (ts_copy_devices) while others read it */
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0 };
+    atomic_int work;    /* head != NULL, for threads that watch without the lock */
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0, 0 };
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
@@ -98,10 +100,41 @@ static ts_copy_job *claim(int *part)
     *part = j->claimed++;
     if (j->claimed == j->parts) {
         pool.head = j->next;
-        if (!pool.head)
+        if (!pool.head) {
             pool.tail = NULL;
+            atomic_store_explicit(&pool.work, 0, memory_order_relaxed);
+        }
     }
     return j;
+}
+
+/* Copies a claimed part, without the lock. */
+static void run_part(ts_copy_job *j, int part)
+{
+    long long t0 = now_ns();
+    copy_part(j, part, j->parts);
+    atomic_fetch_add(&j->busy_ns, now_ns() - t0);
+    /* After the last decrement the job belongs to its submitter again. */
+    if (atomic_fetch_sub_explicit(&j->left, 1, memory_order_acq_rel) == 1) {
+        pthread_mutex_lock(&pool.lock);
+        pool.finished++;
+        pthread_cond_broadcast(&pool.done);
+        pthread_mutex_unlock(&pool.lock);
+    }
+}
+
+/* A sleeping thread takes tens of microseconds to wake, several times what
+ * a mid-size call's part takes to copy: an idle worker first watches for
+ * work this long. */
+#define SPIN_NS 100000LL
+
+static void spin_for_work(void)
+{
+    for (long long t0 = now_ns(); !atomic_load_explicit(&pool.work, memory_order_relaxed) && now_ns() - t0 < SPIN_NS;) {
+#ifdef __SSE2__
+        _mm_pause();
+#endif
+    }
 }
 
 static void *worker(void *arg)
@@ -109,23 +142,42 @@ static void *worker(void *arg)
     (void)arg;
     pthread_mutex_lock(&pool.lock);
     for (;;) {
-        while (!pool.head)
-            pthread_cond_wait(&pool.go, &pool.lock);
+        while (!pool.head) {
+            pthread_mutex_unlock(&pool.lock);
+            spin_for_work();
+            pthread_mutex_lock(&pool.lock);
+            if (!pool.head)
+                pthread_cond_wait(&pool.go, &pool.lock);
+        }
         int part;
         ts_copy_job *j = claim(&part);
         pthread_mutex_unlock(&pool.lock);
-        long long t0 = now_ns();
-        copy_part(j, part, j->parts);
-        atomic_fetch_add(&j->busy_ns, now_ns() - t0);
-        /* After the last decrement the job belongs to its submitter again. */
-        int last = atomic_fetch_sub_explicit(&j->left, 1, memory_order_acq_rel) == 1;
+        run_part(j, part);
         pthread_mutex_lock(&pool.lock);
-        if (last) {
-            pool.finished++;
-            pthread_cond_broadcast(&pool.done);
-        }
     }
     return NULL;
+}
+
+int ts_copy_help(void)
+{
+    if (!atomic_load_explicit(&pool.work, memory_order_relaxed))
+        return 0;
+    int part = 0;
+    pthread_mutex_lock(&pool.lock);
+    ts_copy_job *j = pool.head ? claim(&part) : NULL;
+    pthread_mutex_unlock(&pool.lock);
+    if (j)
+        run_part(j, part);
+    return j != NULL;
+}
+
+void ts_copy_wake(void)
+{
+    if (ts_copy_threads() == 0)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    pthread_cond_broadcast(&pool.go);
+    pthread_mutex_unlock(&pool.lock);
 }
 
 /* Starts workers until `want` run (as many as can be made); under
@@ -187,8 +239,9 @@ static void describe(ts_copy_job *j, void *dst, size_t dld, const void *src, siz
         j->rows *= cols;
         j->cols = 1;
     }
-    size_t parts = j->rows * j->cols / PART_BYTES;
-    j->parts = parts < 1 ? 1 : parts > MAX_PARTS ? MAX_PARTS : (int)parts;
+    size_t parts = j->rows * j->cols / PART_BYTES, most = (size_t)atomic_load(&pool.threads);
+    most = most < 1 ? 1 : most > MAX_PARTS ? MAX_PARTS : most;
+    j->parts = parts < 1 ? 1 : parts > most ? (int)most : (int)parts;
     j->claimed = 0;
     j->next = NULL;
     atomic_store(&j->busy_ns, 0);
@@ -206,8 +259,9 @@ static void run_inline(ts_copy_job *j)
 void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
                     size_t elem)
 {
+    int threads = ts_copy_threads(); /* started before the job is cut in parts for them */
     describe(j, dst, dld, src, sld, rows, cols, elem);
-    if (ts_copy_threads() == 0) {
+    if (threads == 0) {
         run_inline(j);
         return;
     }
@@ -218,6 +272,7 @@ void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size
     else
         pool.head = j;
     pool.tail = j;
+    atomic_store_explicit(&pool.work, 1, memory_order_relaxed);
     if (j->parts > 1)
         pthread_cond_broadcast(&pool.go);
     else
@@ -251,6 +306,14 @@ void ts_copy_wait(unsigned long *epoch, long timeout_us)
     pthread_mutex_unlock(&pool.lock);
 }
 
+void ts_copy_finish(ts_copy_job *j)
+{
+    unsigned long epoch = ts_copy_epoch();
+    while (!ts_copy_done(j))
+        if (!ts_copy_help())
+            ts_copy_wait(&epoch, 1000);
+}
+
 void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem)
 {
     ts_copy_job j;
@@ -260,8 +323,6 @@ void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows,
         run_inline(&j);
         return;
     }
-    unsigned long epoch = ts_copy_epoch();
     ts_copy_submit(&j, dst, dld, src, sld, rows, cols, elem);
-    while (!ts_copy_done(&j))
-        ts_copy_wait(&epoch, 1000);
+    ts_copy_finish(&j);
 }

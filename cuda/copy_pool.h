@@ -41,6 +41,18 @@ static inline double ts_copy_busy(ts_copy_job *j) { return 1e-9 * (double)atomic
 unsigned long ts_copy_epoch(void);
 void ts_copy_wait(unsigned long *epoch, long timeout_us);
 
+/* Copies one part of a queued job on the calling thread, which would
+ * otherwise wait for it: 1 if there was one.  A waiter that helps does not
+ * wait for workers to wake. */
+int ts_copy_help(void);
+
+/* Returns once j is done, helping meanwhile. */
+void ts_copy_finish(ts_copy_job *j);
+
+/* Wakes the workers ahead of jobs about to come: they watch for work a
+ * short while before sleeping again. */
+void ts_copy_wake(void);
+
 /* Synchronous ts_copy_submit: returns when the copy is done (small copies
  * run on the calling thread).  Thread-safe. */
 void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem);

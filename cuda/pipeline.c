@@ -79,6 +79,7 @@ typedef struct {
 
 typedef struct {
     double setup, wall, wait[NWAIT]; /* seconds of the calling thread */
+    double load, compute, store, drain, release; /* seconds of the calling thread in each step, waits included */
     double pack, unpack;             /* thread-seconds of the pool */
     uint64_t packed, unpacked;       /* bytes through staging */
 } phase_times;
@@ -106,7 +107,7 @@ typedef struct {
     phase_times t;
 } pipeline;
 
-static _Thread_local char phase_line[384];
+static _Thread_local char phase_line[480];
 
 static int staged(const pipeline *p, int op) { return p->res[op] == TS_MEM_HOST; }
 
@@ -276,7 +277,8 @@ static cudaError_t wait_for(pipeline *p, ready_fn ready, int64_t arg, int why)
         }
         if (t0 == 0)
             t0 = ts_now();
-        ts_copy_wait(&epoch, POLL_US);
+        if (!ts_copy_help())
+            ts_copy_wait(&epoch, POLL_US);
     }
 }
 
@@ -438,11 +440,8 @@ static cudaError_t store(pipeline *p, const ts_slice *sl, int slot)
 /* Waits until no copy job of the call runs: they point into the ring. */
 static void wait_jobs(pipeline *p)
 {
-    for (int i = 0; i < p->nup + p->ndown; i++) {
-        unsigned long epoch = ts_copy_epoch();
-        while (!ts_copy_done(&p->buf[i].job))
-            ts_copy_wait(&epoch, POLL_US);
-    }
+    for (int i = 0; i < p->nup + p->ndown; i++)
+        ts_copy_finish(&p->buf[i].job);
 }
 
 /* After the last slice or a failure: the slices already on their way back
@@ -465,13 +464,22 @@ static cudaError_t run_slices(pipeline *p)
         ts_slice sl;
         int slot = (int)(i & 1);
         ts_slice_get(&p->plan, p->c, i, &sl);
+        double t0 = ts_now();
         err = load(p, &sl, slot);
+        double t1 = ts_now();
         if (!err)
             err = compute(p, &sl, slot);
+        double t2 = ts_now();
         if (!err && sl.store_c)
             err = store(p, &sl, slot);
+        p->t.load += t1 - t0;
+        p->t.compute += t2 - t1;
+        p->t.store += ts_now() - t2;
     }
-    return drain(p, err);
+    double t3 = ts_now();
+    err = drain(p, err);
+    p->t.drain = ts_now() - t3;
+    return err;
 }
 
 /* The level-3 phase line: where the calling thread waited, what the pool
@@ -483,13 +491,14 @@ static void report(const pipeline *p)
     snprintf(phase_line, sizeof phase_line,
              "pipeline %s slices=%lld ring=%d+%dx%zuMB threads=%d setup=%.4fs wall=%.4fs up=%.3fGB %.1fGB/s "
              "down=%.3fGB %.1fGB/s pack=%.3fGB/%.3fs unpack=%.3fGB/%.3fs wait_h2d=%.4fs wait_pack=%.4fs "
-             "wait_ring=%.4fs wait_end=%.4fs",
+             "wait_ring=%.4fs wait_end=%.4fs load=%.0fus compute=%.0fus store=%.0fus drain=%.0fus release=%.0fus",
              ts_routine_symbol(p->c->routine), (long long)p->plan.count, p->nup, p->ndown,
              p->st->buf_bytes >> 20, p->nup + p->ndown ? ts_copy_threads() : 0, t->setup, t->wall,
              1e-9 * (double)p->c->bytes_h2d,
              1e-9 * (double)p->c->bytes_h2d / wall, 1e-9 * (double)p->c->bytes_d2h,
              1e-9 * (double)p->c->bytes_d2h / wall, 1e-9 * (double)t->packed, t->pack, 1e-9 * (double)t->unpacked,
-             t->unpack, t->wait[WAIT_H2D], t->wait[WAIT_PACK], t->wait[WAIT_RING], t->wait[WAIT_END]);
+             t->unpack, t->wait[WAIT_H2D], t->wait[WAIT_PACK], t->wait[WAIT_RING], t->wait[WAIT_END],
+             1e6 * t->load, 1e6 * t->compute, 1e6 * t->store, 1e6 * t->drain, 1e6 * t->release);
 }
 
 const char *ts_pipeline_phases(void) { return phase_line; }
@@ -533,6 +542,21 @@ static int64_t split_ring(pipeline *p, int nbuf, size_t buf_bytes)
     return down;
 }
 
+/* A quarter of the ring per slice (uploads pack ahead of it and the last
+ * slices' C comes back beside it), and for a call that streams less than
+ * the ring, a quarter of what it streams, MIN_SLICE_BYTES at least: its C
+ * then comes back and is unpacked while later slices compute.  A k-sliced
+ * call returns C once, at the end: more slices would only add kernels. */
+#define MIN_SLICE_BYTES ((int64_t)1 << 20)
+static int64_t slice_bytes(const ts_call *c, int64_t ring, double streamed)
+{
+    if (ts_slice_long_dim(c) == TS_SLICE_K)
+        return ring / 4;
+    int64_t quarter = (int64_t)(streamed / 4);
+    int64_t b = quarter > MIN_SLICE_BYTES ? quarter : MIN_SLICE_BYTES;
+    return b < ring / 4 ? b : ring / 4;
+}
+
 static int fail(char *why, size_t why_len, const char *fmt, long long a, long long b)
 {
     snprintf(why, why_len, fmt, a, b);
@@ -569,7 +593,8 @@ static cudaError_t release(pipeline *p)
                 cudaFreeAsync(p->dev[op][slot], p->ctx->stream);
     cudaError_t e = cudaStreamSynchronize(p->ctx->stream);
     free(p->buf);
-    ts_staging_release(p->st, p->t.packed + p->t.unpacked);
+    /* Only calls that the starting ring slows count towards its growth. */
+    ts_staging_release(p->st, p->c->gpu_ring_cold ? p->t.packed + p->t.unpacked : 0);
     return err ? err : e;
 }
 
@@ -589,6 +614,8 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     p.host[TS_OP_B] = c->b, p.res[TS_OP_B] = c->res_b;
     p.host[TS_OP_C] = c->c, p.res[TS_OP_C] = c->res_c;
 
+    if (staged(&p, TS_OP_A) || staged(&p, TS_OP_B) || staged(&p, TS_OP_C))
+        ts_copy_wake(); /* the packing threads wake while the call sets up */
     const int64_t full = cfg->staging_mb << 20;
     /* The bytes the call packs and unpacks: its pageable operands whole
      * (the cache's copies are device memory in this view of the call, and
@@ -600,10 +627,8 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     int nbuf;
     size_t buf_bytes;
     for (;;) {
-        ts_staging_layout(total, &nbuf, &buf_bytes);
-        /* A quarter of the ring per slice: uploads pack ahead of it and the
-         * last slices' C comes back beside it. */
-        ts_slice_plan_make(&p.plan, c, (int64_t)((size_t)nbuf * buf_bytes / 4));
+        ts_staging_layout(total, (uint64_t)streamed, &nbuf, &buf_bytes);
+        ts_slice_plan_make(&p.plan, c, slice_bytes(c, total, streamed));
         c_pieces = split_ring(&p, nbuf, buf_bytes);
         if (c_pieces <= nbuf / 2 || total == full)
             break;
@@ -620,12 +645,14 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
         return -1;
 
     cudaError_t err = ts_gpu_fault(cfg, "pin");
-    p.st = err ? NULL : ts_staging_acquire(ctx->device, total, p.nup + p.ndown > 0, &err);
+    p.st = err ? NULL : ts_staging_acquire(ctx->device, total, (uint64_t)streamed, p.nup + p.ndown > 0, &err);
     if (!p.st) {
         snprintf(why, why_len, "pinned staging: %s", cudaGetErrorString(err));
         return -1;
     }
-    c->gpu_ring_cold = p.nup + p.ndown > 0 && (total < full || p.st->made_now);
+    /* On the starting ring, a call that streams no more than the ring is
+     * laid out as on the full ring (ts_staging_layout, slice_bytes). */
+    c->gpu_ring_cold = p.nup + p.ndown > 0 && ((total < full && streamed > (double)total) || p.st->made_now);
     err = alloc_device(&p);
     cursor_start(&p);
     double t_run = ts_now();
@@ -635,6 +662,7 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     double t_sync = ts_now();
     cudaError_t e = release(&p);
     err = err ? err : e;
+    p.t.release = ts_now() - t_sync;
     p.t.wait[WAIT_END] += ts_now() - t_sync;
     p.t.wall = ts_now() - t_run;
     if (cfg->verbose >= 3)

@@ -46,7 +46,7 @@ static void prepare(const ts_config *cfg)
     ts_device_scope s = ts_device_enter(ts_gpu_home);
     cudaError_t err = s.err;
     const int64_t ring = ts_staging_bytes(ts_gpu_home, cfg->staging_mb << 20, 0);
-    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, ring, 1, &err);
+    ts_staging *st = err ? NULL : ts_staging_acquire(ts_gpu_home, ring, 0, 1, &err);
     if (st)
         ts_staging_release(st, 0);
     ts_gpu_context *c = err ? NULL : ts_gpu_context_get(ts_gpu_home, &err);

@@ -11,13 +11,6 @@
  * leaves most of them idle for its last part. */
 enum { AHEAD = 4 };
 
-/* Waits until the pool has copied j. */
-static void wait_job(ts_copy_job *j, unsigned long *epoch)
-{
-    while (!ts_copy_done(j))
-        ts_copy_wait(epoch, 1000);
-}
-
 /* Piece i (ts_region_piece) goes through buffer i mod nbuf once the DMA of
  * piece i - nbuf out of it is done; up to AHEAD pieces are packed (on the
  * pool's threads) while the DMAs of earlier ones are in flight.  A single
@@ -28,13 +21,13 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     cudaError_t err = ts_gpu_fault(cfg, "copy");
     if (err || (err = cudaGetDevice(&device)))
         return err;
-    ts_staging *st = ts_staging_acquire(device, ts_staging_bytes(device, cfg->staging_mb << 20, 0), 1, &err);
+    ts_staging *st = ts_staging_acquire(device, ts_staging_bytes(device, cfg->staging_mb << 20, 0),
+                                         (uint64_t)ts_region_elems(r) * es, 1, &err);
     if (!st)
         return err;
     const int64_t n = ts_region_npieces(r, es, st->buf_bytes), nbuf = st->nbuf;
     const int64_t ahead = AHEAD < nbuf ? AHEAD : nbuf;
     ts_copy_job jobs[AHEAD];
-    unsigned long epoch = ts_copy_epoch();
     int64_t i = 0, packed = 0;
     for (; !err && i < n; i++) {
         for (; packed < n && packed < i + ahead; packed++) {
@@ -56,7 +49,7 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
         ts_region p = ts_region_piece(r, es, st->buf_bytes, i);
         size_t rows = (size_t)p.rows * es, ld = (size_t)p.ld * es;
         int slot = (int)(i % nbuf);
-        wait_job(&jobs[i % AHEAD], &epoch);
+        ts_copy_finish(&jobs[i % AHEAD]);
         err = cudaMemcpy2DAsync((char *)ts_region_at(dev, &p, es), ld, ts_staging_buf(st, slot), rows, rows,
                                 (size_t)p.cols, cudaMemcpyHostToDevice, st->h2d);
         if (!err)
@@ -65,7 +58,7 @@ cudaError_t ts_staged_upload(void *dev, const void *host, const ts_region *r, si
     /* The pool may still be packing pieces submitted ahead: their jobs and
      * buffers are ours until it is done. */
     for (; i < packed; i++)
-        wait_job(&jobs[i % AHEAD], &epoch);
+        ts_copy_finish(&jobs[i % AHEAD]);
     cudaError_t sync = cudaStreamSynchronize(st->h2d);
     ts_staging_release(st, 0);
     return err ? err : sync;

@@ -7,6 +7,8 @@
 #include <stdatomic.h>
 
 #define BUF_BYTES ((size_t)16 << 20)
+#define MIN_BUF_BYTES ((size_t)256 << 10)
+#define CALL_PIECES 8
 
 /* Pinning the whole ring at the start slowed the program's own work
  * meanwhile, and the calls of many programs (small blocks, operands that
@@ -39,10 +41,16 @@ static void init_locks(void)
         pthread_mutex_init(&rings[d].lock, NULL);
 }
 
-void ts_staging_layout(int64_t total_bytes, int *n, size_t *bytes)
+void ts_staging_layout(int64_t total_bytes, uint64_t call_bytes, int *n, size_t *bytes)
 {
     size_t total = total_bytes > 0 ? (size_t)total_bytes : 0;
     size_t b = total / 8 < BUF_BYTES ? total / 8 : BUF_BYTES;
+    /* A call's first DMA waits for its first buffer to be packed: a call
+     * of a few megabytes moves in CALL_PIECES pieces, so that packing,
+     * the link and unpacking overlap within it. */
+    size_t want = (size_t)(call_bytes / CALL_PIECES);
+    if (call_bytes && want < b)
+        b = want > MIN_BUF_BYTES ? want : MIN_BUF_BYTES;
     b &= ~(size_t)4095;
     if (b < 4096)
         b = 4096;
@@ -55,7 +63,7 @@ static size_t layout_bytes(int64_t total)
 {
     int n;
     size_t bytes;
-    ts_staging_layout(total, &n, &bytes);
+    ts_staging_layout(total, 0, &n, &bytes);
     return (size_t)n * bytes;
 }
 
@@ -93,7 +101,7 @@ static cudaError_t make_device(ts_staging *s, int device)
     return cudaSuccess;
 }
 
-ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cudaError_t *err)
+ts_staging *ts_staging_acquire(int device, int64_t total_bytes, uint64_t call_bytes, int buffers, cudaError_t *err)
 {
     *err = cudaSuccess;
     if (device < 0 || device >= TS_MAX_DEVICES) {
@@ -113,7 +121,7 @@ ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cud
     }
     s->made_now = 0;
     if (buffers) {
-        ts_staging_layout(total_bytes, &s->nbuf, &s->buf_bytes);
+        ts_staging_layout(total_bytes, call_bytes, &s->nbuf, &s->buf_bytes);
         size_t need = layout_bytes(total_bytes);
         /* The last holder synchronised its copies before it gave the ring
          * back, so the smaller ring can go. */

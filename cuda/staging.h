@@ -30,9 +30,11 @@ typedef struct {
     size_t buf_bytes;
 } ts_staging;
 
-/* Buffer size and count for a total: 16 MB buffers (the size that kept the
- * link busiest on the GPU host), at least 8 of them. */
-void ts_staging_layout(int64_t total_bytes, int *nbuf, size_t *buf_bytes);
+/* Buffer size and count for a ring of total_bytes: 16 MB buffers (the size
+ * that kept the link busiest on the GPU host), at least 8 of them; for a
+ * call that streams call_bytes (0: unknown), buffers of an eighth of it,
+ * 256 KB at least. */
+void ts_staging_layout(int64_t total_bytes, uint64_t call_bytes, int *nbuf, size_t *buf_bytes);
 
 /* The ring's size for the next call on `device`, `full` (TSSHIM_STAGING_MB)
  * at most: a start size until calls have streamed enough through it to pay
@@ -43,9 +45,9 @@ int64_t ts_staging_bytes(int device, int64_t full, uint64_t call_bytes);
 /* Waits for the ring, then returns it with the streams and events of
  * `device` (the current device), creating them on first use; when
  * `buffers` is set, with at least total_bytes of pinned buffers, laid out
- * for total_bytes (ts_staging_layout).  NULL with *err on failure (the ring
+ * for total_bytes and a call of call_bytes (ts_staging_layout).  NULL with *err on failure (the ring
  * is not held then). */
-ts_staging *ts_staging_acquire(int device, int64_t total_bytes, int buffers, cudaError_t *err);
+ts_staging *ts_staging_acquire(int device, int64_t total_bytes, uint64_t call_bytes, int buffers, cudaError_t *err);
 
 /* Gives the ring back; `streamed`: the bytes the holder's call packed into
  * it and unpacked out of it, which count towards the ring's growth (the

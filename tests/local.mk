@@ -1,11 +1,15 @@
 # Unit tests of the core (linked with it directly) and the shell tests that
 # run client programs under the shim.
-check_PROGRAMS += tests/test_thread tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
+check_PROGRAMS += tests/test_thread tests/test_copy_pool tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
 	tests/test_split tests/test_background_start tests/blas_client tests/blas_client_nolink
 tests_test_thread_SOURCES = tests/test_thread.c tests/tap.h
 tests_test_reuse_predictor_SOURCES = tests/test_reuse_predictor.c tests/tap.h
 tests_test_reuse_predictor_LDADD = src/libtscore.la
 tests_test_thread_LDADD = src/libtscore.la
+# The copy pool is the GPU plugin's, but plain C: tested without CUDA too.
+tests_test_copy_pool_SOURCES = tests/test_copy_pool.c tests/tap.h cuda/copy_pool.c cuda/copy_pool.h
+tests_test_copy_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cuda
+tests_test_copy_pool_LDADD = src/libtscore.la
 tests_test_config_SOURCES = tests/test_config.c tests/fake_env.h tests/tap.h
 tests_test_config_LDADD = src/libtscore.la
 tests_test_classify_SOURCES = tests/test_classify.c tests/tap.h
@@ -28,7 +32,7 @@ tests_blas_client_CPPFLAGS = $(AM_CPPFLAGS) -DTS_LINKED_BLAS
 tests_blas_client_LDADD = $(BLAS_LIBS)
 tests_blas_client_nolink_SOURCES = tests/blas_client.c
 
-TESTS += tests/test_thread tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher tests/test_split \
+TESTS += tests/test_thread tests/test_copy_pool tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher tests/test_split \
 	tests/test_background_start \
 	tests/exports.sh tests/xerbla.sh tests/silent.sh tests/forward_paths.sh tests/no_gpu.sh tests/layers.sh \
 	tests/launcher.sh tests/doctor.sh tests/python_package.sh

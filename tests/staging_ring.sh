@@ -27,7 +27,7 @@ check() {
   tap_relay "$case" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_CACHE=0 TSSHIM_STAGING_MB=256 "$@" \
     TSSHIM_VERBOSE=3 TSSHIM_LOG="$log" "$abs_top_builddir/tests/staging_ring" "$case"
   sizes=$(sed -n 's/.*pipeline dgemm_ .* ring=[0-9]*+[0-9]*x\([0-9]*\)MB .*/\1/p' "$log" | tr '\n' ' ')
-  cold=$(sed -n 's/^tsshim: dgemm_ NN .* run=gpu .* ring_cold=\([01]\)$/\1/p' "$log" | tr '\n' ' ')
+  cold=$(sed -n 's/^tsshim: dgemm_ NN .* run=gpu .* ring_cold=\([01]\) .*$/\1/p' "$log" | tr '\n' ' ')
   [ "$sizes" = "$want " ] && [ "$cold" = "$want_cold " ]
   tap_check $? "$case: the calls used buffers of ${sizes:-no} MB, expected $want; ring_cold ${cold:-none}," \
     "expected $want_cold"

@@ -1,5 +1,7 @@
 #include "util/log.h"
 
+#include "common/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -127,7 +129,7 @@ void ts_log_trace(const ts_call *c)
     ts_log(3,
            "%s %c%c%s m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld class=%s%s w=%lld mem=%s/%s/%s "
            "run=%s (%s) path=%s split=%d cache=%s/%s h2d=%llu d2h=%llu cpu_pred=%.3gs gpu_pred=%.3gs cpu=%.3gs gpu=%.3gs "
-           "cache_s=%.3gs prove_s=%.3gs ring_cold=%d",
+           "cache_s=%.3gs prove_s=%.3gs ring_cold=%d at=%.6f",
            ts_routine_symbol(c->routine), c->transa, c->transb, letters, (long long)c->m, (long long)c->n,
            (long long)c->k, (long long)c->lda, (long long)c->ldb, (long long)c->ldc,
            ts_class_name(c->cls), c->mirror ? "(mirror)" : "", (long long)c->width,
@@ -136,7 +138,7 @@ void ts_log_trace(const ts_call *c)
            c->gpu_path ? c->gpu_path : "-", c->split, cache_state(c, TS_OP_A), cache_state(c, TS_OP_B),
            (unsigned long long)c->bytes_h2d,
            (unsigned long long)c->bytes_d2h, c->predicted_cpu_s, c->predicted_gpu_s, c->cpu_seconds, c->gpu_seconds,
-           c->cache_seconds, c->prove_seconds, c->gpu_ring_cold);
+           c->cache_seconds, c->prove_seconds, c->gpu_ring_cold, ts_now());
 }
 
 void ts_log_after_fork(void)
