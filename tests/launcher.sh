@@ -1,7 +1,8 @@
 #!/bin/sh
 # The tsshim command (tools/tsshim): exit status and signals pass through,
 # the environment it sets (LD_PRELOAD prepended once, the user's kept,
-# TSSHIM_MODE, TSSHIM_VERBOSE, TSSHIM_LOG), programs started by the program
+# TSSHIM_MODE, TSSHIM_VERBOSE, TSSHIM_LOG, glibc.malloc.hugetlb=1 in
+# GLIBC_TUNABLES unless TSSHIM_HUGE_PAGES=0), programs started by the program
 # get the shim, --version, usage errors, and each rank of mpirun.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
@@ -68,6 +69,8 @@ tap_check $? "--mode gpu --trace --log: TSSHIM_MODE, TSSHIM_VERBOSE=3, TSSHIM_LO
 "$tsshim" --mode cpu --report sh -c 'echo "$TSSHIM_MODE $TSSHIM_VERBOSE"' >"$tap_tmp/out" 2>&1
 [ "$(cat "$tap_tmp/out")" = "cpu 1" ]
 tap_check $? "--mode cpu --report: TSSHIM_MODE=cpu, TSSHIM_VERBOSE=1 (got: $(cat "$tap_tmp/out"))"
+
+tap_huge_pages "$tsshim"
 
 "$client" call >"$tap_tmp/plain" 2>&1
 "$tsshim" --report "$client" call >"$tap_tmp/out" 2>"$tap_tmp/err"

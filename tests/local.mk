@@ -35,8 +35,8 @@ tests_blas_client_nolink_SOURCES = tests/blas_client.c
 TESTS += tests/test_thread tests/test_copy_pool tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher tests/test_split \
 	tests/test_background_start \
 	tests/exports.sh tests/xerbla.sh tests/silent.sh tests/forward_paths.sh tests/no_gpu.sh tests/layers.sh \
-	tests/launcher.sh tests/doctor.sh tests/python_package.sh
-EXTRA_DIST += tests/launcher.sh tests/doctor.sh tests/python_package.sh tests/python_client.py \
+	tests/launcher.sh tests/python_launcher.sh tests/doctor.sh tests/python_package.sh
+EXTRA_DIST += tests/launcher.sh tests/python_launcher.sh tests/doctor.sh tests/python_package.sh tests/python_client.py \
 	tests/shim-report.awk tests/layers.sh tests/tap-functions.sh tests/exports.sh tests/xerbla.sh tests/silent.sh \
 	tests/forward_paths.sh tests/no_gpu.sh
 

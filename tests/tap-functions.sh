@@ -34,6 +34,29 @@ tap_same_as_plain() {
     tap_check $? "$what, mode $mode: same report and status ($plain_status) as without the shim"
   done
 }
+# tap_huge_pages LAUNCHER...: a point per case of the GLIBC_TUNABLES that a
+# program run by LAUNCHER sees (tools/tsshim and the Python launcher must
+# agree): glibc.malloc.hugetlb=1 added unless TSSHIM_HUGE_PAGES=0 or the
+# user named that tunable, and a TSSHIM_HUGE_PAGES other than 0 or 1 refused.
+tap_huge_pages() {
+  while IFS='|' read -r want given; do
+    # shellcheck disable=SC2086
+    env -u GLIBC_TUNABLES -u TSSHIM_HUGE_PAGES $given "$@" sh -c 'echo "${GLIBC_TUNABLES-unset}"' \
+      </dev/null >"$tap_tmp/tunables" 2>"$tap_tmp/tunables.err"
+    [ "$(cat "$tap_tmp/tunables")" = "$want" ]
+    tap_check $? "${given:-nothing set}: the program sees GLIBC_TUNABLES $want (got: $(cat "$tap_tmp/tunables"))"
+  done <<CASES
+glibc.malloc.hugetlb=1|
+a=b:glibc.malloc.hugetlb=1|GLIBC_TUNABLES=a=b
+glibc.malloc.hugetlb=0|GLIBC_TUNABLES=glibc.malloc.hugetlb=0
+unset|TSSHIM_HUGE_PAGES=0
+glibc.malloc.hugetlb=1|TSSHIM_HUGE_PAGES= GLIBC_TUNABLES=
+CASES
+  env TSSHIM_HUGE_PAGES=x "$@" sh -c 'echo ran' </dev/null >"$tap_tmp/tunables" 2>"$tap_tmp/tunables.err"
+  status=$?
+  [ $status -eq 2 ] && [ ! -s "$tap_tmp/tunables" ] && grep -q "TSSHIM_HUGE_PAGES must be 0 or 1 (got 'x')" "$tap_tmp/tunables.err"
+  tap_check $? "TSSHIM_HUGE_PAGES=x: refused, status 2 (got $status: $(head -1 "$tap_tmp/tunables.err"))"
+}
 tap_end() {
   echo "1..$tap_n"
   [ "$tap_fail" -eq 0 ]
