@@ -1,7 +1,10 @@
 #!/bin/sh
 # The program benchmark (issue 42): whole programs the project owns, each run
 #   plain  without the shim;
-#   auto   under LD_PRELOAD of libtsshim.so with the defaults and a fresh
+#   auto   under the shim with the defaults, the way the README runs a
+#          program: through the tsshim command (BUILD/tools/tsshim, or
+#          TSSHIM_COMMAND; LD_PRELOAD of TSSHIM_LIB where there is none),
+#          so with its defaults (huge pages for malloc); and with a fresh
 #          profile: TSSHIM_PROFILE names a file in an empty directory, so
 #          nothing calibrated, learned (learned.* lines) or remembered of the
 #          program (program.* lines) is read: a first run;
@@ -41,6 +44,8 @@
 # Usage: TSSHIM_LIB=/path/to/.libs/libtsshim.so sh bench/programs/run-programs.sh
 #   TSSHIM_LIB             the shim (required); the build tree is the folder
 #                          above its .libs/
+#   TSSHIM_COMMAND         the tsshim command the shim's runs go through
+#                          (default BUILD/tools/tsshim; '' or none: LD_PRELOAD)
 #   TSSHIM_PYTHON          Python with NumPy and SciPy (default python3)
 #   TSSHIM_DEMO_DIR        the demo programs (default BUILD/examples)
 #   TSSHIM_E2E_BENCH       bench_e2e (default BUILD/bench/bench_e2e)
@@ -90,12 +95,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # pinning large arrays cheaper (docs/performance.md).
 candidates() {
     case $1 in
-        subspace_*) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=2 TSSHIM_MIN_FLOPS=1e7;'\
-'TSSHIM_BACKGROUND_START=2 TSSHIM_MIN_FLOPS=1e7 GLIBC_TUNABLES=glibc.malloc.hugetlb=1' ;;
+        subspace_*) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=2 TSSHIM_MIN_FLOPS=1e7' ;;
         lobpcg) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=2 TSSHIM_MIN_FLOPS=1e6' ;;
-        tall_skinny) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=2 GLIBC_TUNABLES=glibc.malloc.hugetlb=1' ;;
+        tall_skinny) echo 'TSSHIM_BACKGROUND_START=2' ;;
         late_product) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=0' ;;
-        cholqr2) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=2 GLIBC_TUNABLES=glibc.malloc.hugetlb=1' ;;
+        cholqr2) echo 'TSSHIM_BACKGROUND_START=2' ;;
         e2e_*) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=0' ;;
     esac
 }
@@ -109,6 +113,8 @@ libdir=$(cd "$(dirname "$lib")" && pwd)
 lib=$libdir/${lib##*/}
 case $libdir in */.libs) build=${libdir%/.libs} ;; *) build=$libdir ;; esac
 py=${TSSHIM_PYTHON:-python3}
+command=${TSSHIM_COMMAND-$build/tools/tsshim}
+[ -x "$command" ] || command=
 demo_dir=${TSSHIM_DEMO_DIR:-$build/examples}
 e2e=${TSSHIM_E2E_BENCH:-$build/bench/bench_e2e}
 cholqr2=${TSSHIM_CHOLQR2:-$build/bench/programs/cholqr2}
@@ -196,25 +202,28 @@ missing() {
     esac
 }
 
-# Runs NAME once with the settings already exported, LD_PRELOAD=$2; its
-# stdout to $3, stderr to $3.err.  Replaces the calling subshell.
+# Runs NAME once with the settings already exported, LD_PRELOAD=$2, through
+# the command $4 (words; empty: none); its stdout to $3, stderr to $3.err.
+# Replaces the calling subshell.
 launch() {
     set -f # the arguments are words, not file patterns
     # shellcheck disable=SC2086 # split into words on purpose
     case $1 in
-        subspace_z) set -- "$1" "$2" "$3" "$demo_dir/$1" $demo_z_args ;;
-        subspace_*) set -- "$1" "$2" "$3" "$demo_dir/$1" $demo_args ;;
-        lobpcg) set -- "$1" "$2" "$3" "$py" "$here/lobpcg.py" $lobpcg_args ;;
-        tall_skinny) set -- "$1" "$2" "$3" "$py" "$here/tall_skinny.py" $tall_args ;;
-        late_product) set -- "$1" "$2" "$3" "$py" "$here/late_product.py" $late_args ;;
-        cholqr2) set -- "$1" "$2" "$3" "$cholqr2" $cholqr2_args ;;
-        e2e_*) set -- "$1" "$2" "$3" "$e2e" "${1#e2e_}"; E2E_SHRINK=$shrink; export E2E_SHRINK ;;
+        subspace_z) set -- "$1" "$2" "$3" "$4" "$demo_dir/$1" $demo_z_args ;;
+        subspace_*) set -- "$1" "$2" "$3" "$4" "$demo_dir/$1" $demo_args ;;
+        lobpcg) set -- "$1" "$2" "$3" "$4" "$py" "$here/lobpcg.py" $lobpcg_args ;;
+        tall_skinny) set -- "$1" "$2" "$3" "$4" "$py" "$here/tall_skinny.py" $tall_args ;;
+        late_product) set -- "$1" "$2" "$3" "$4" "$py" "$here/late_product.py" $late_args ;;
+        cholqr2) set -- "$1" "$2" "$3" "$4" "$cholqr2" $cholqr2_args ;;
+        e2e_*) set -- "$1" "$2" "$3" "$4" "$e2e" "${1#e2e_}"; E2E_SHRINK=$shrink; export E2E_SHRINK ;;
     esac
     set +f
     out=$3
     preload=$2
-    shift 3
-    exec timeout -k 10 "$limit" env LD_PRELOAD="$preload" "$@" >"$out" 2>"$out.err"
+    via=$4
+    shift 4
+    # shellcheck disable=SC2086 # the command, or nothing
+    exec timeout -k 10 "$limit" env LD_PRELOAD="$preload" $via "$@" >"$out" 2>"$out.err"
 }
 
 # The demo's own check, on the table it prints last ("i theta(i) exact
@@ -244,7 +253,7 @@ demo_check() {
 run() {
     out=$work/$1.$2.$((runs += 1))
     (
-        preload=${LD_PRELOAD:-}
+        preload=${LD_PRELOAD:-} via=
         if [ "$2" != plain ]; then
             fresh=$(mktemp -d "$work/profile.XXXXXX") || exit 2
             TSSHIM_PROFILE=$fresh/profile
@@ -255,9 +264,10 @@ run() {
                 export "${setting?}" # VAR=value
             done
             set +f
-            preload=$lib${preload:+ $preload}
+            [ -n "$command" ] || preload=$lib${preload:+ $preload}
+            via=${command:+$command --}
         fi
-        launch "$1" "$preload" "$out"
+        launch "$1" "$preload" "$out" "${via:-}"
     )
     rc=$?
     case $1 in
