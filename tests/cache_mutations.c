@@ -26,7 +26,8 @@
 extern gemm_f77 dgemm_;
 
 /* C (M x N) = A (M x K, leading dimension LDA) B (K x N): each operand is
- * at least TS_CACHE_MIN_BYTES, so all three are cached. */
+ * at least 1 MiB, the TSSHIM_CACHE_MIN_MB that cache_mutations.sh sets, so
+ * all three are cached. */
 enum { M = 512, K = 512, N = 256, LDA = M };
 #define A_ELEMS ((size_t)LDA * K)
 #define A_BYTES (A_ELEMS * sizeof(double))

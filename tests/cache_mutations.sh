@@ -13,8 +13,8 @@
 . "$abs_top_srcdir/tests/tap-programs.sh"
 have_gpu || tap_skip_all "no CUDA device"
 log=$tap_tmp/shim.log
-tap_relay "mode gpu" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 TSSHIM_LOG="$log" \
-  "$abs_top_builddir/tests/cache_mutations"
+tap_relay "mode gpu" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_CACHE_MIN_MB=1 TSSHIM_VERBOSE=1 \
+  TSSHIM_LOG="$log" "$abs_top_builddir/tests/cache_mutations"
 
 # The number after NAME= on the report's cache line.
 cache_field() {
@@ -29,9 +29,19 @@ done
 
 # Under an MPI launcher the cache is off unless asked for (TSSHIM_CACHE=-1):
 # network cards and other ranks may write the memory unseen.
+# With the default TSSHIM_CACHE_MIN_MB (16) its 1-2 MiB operands are sent
+# every call: no copy is made.
+min_log=$tap_tmp/shim.min.log
+env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 TSSHIM_LOG="$min_log" \
+  "$abs_top_builddir/tests/cache_mutations" >"$tap_tmp/min.out" 2>&1
+status=$?
+made=$(sed -n 's/^tsshim: cache .* new=\([0-9][0-9]*\).*/\1/p' "$min_log" 2>/dev/null | tail -n 1)
+[ $status -eq 0 ] && [ "${made:-0}" -eq 0 ] && ! grep -q '^not ok' "$tap_tmp/min.out"
+tap_check $? "with the default TSSHIM_CACHE_MIN_MB (16) every result is right and no operand is cached (exit status $status, new=${made:-0})"
+
 mpi_log=$tap_tmp/shim.mpi.log
 tap_relay "mode gpu, Open MPI rank" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 \
-  TSSHIM_LOG="$mpi_log" OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=1 "$abs_top_builddir/tests/cache_mutations"
+  TSSHIM_CACHE_MIN_MB=1 TSSHIM_LOG="$mpi_log" OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=1 "$abs_top_builddir/tests/cache_mutations"
 ! grep -q '^tsshim: cache ' "$mpi_log"
 tap_check $? "under an MPI launcher the exit report has no cache line (the cache stayed off)"
 tap_end

@@ -27,8 +27,9 @@ static int cache_on(const ts_config *cfg)
 
 /* A or B of the call as bytes, when it may be cached.  C never is: the
  * call writes it, and a write to a tracked page faults once per page, which
- * made sending C back slower than sending it up again (docs/performance.md). */
-static int operand_view(const ts_call *c, int op, view *v)
+ * made sending C back slower than sending it up again (docs/performance.md);
+ * nor are operands below TSSHIM_CACHE_MIN_MB (operand_cache.h). */
+static int operand_view(const ts_call *c, const ts_config *cfg, int op, view *v)
 {
     const size_t es = ts_elem_size(c->prec);
     int64_t rows, cols, ld;
@@ -43,7 +44,7 @@ static int operand_view(const ts_call *c, int op, view *v)
     *v = (view){ (char *)p, (size_t)rows * es, (size_t)cols, (size_t)ld * es, 0 };
     v->len = (v->cols - 1) * v->ld + v->rows;
     /* A sparse view (a few rows of a wide array) would mirror mostly gaps. */
-    return (int64_t)v->len >= TS_CACHE_MIN_BYTES && 2 * v->rows * v->cols >= v->len;
+    return (int64_t)v->len >= cfg->cache_min_mb << 20 && 2 * v->rows * v->cols >= v->len;
 }
 
 /* The entry for operand op, referenced: A's when it holds B too (a Gram
@@ -79,7 +80,7 @@ void ts_cache_look(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g)
     view v;
     pthread_mutex_lock(&cache->lock);
     for (int op = 0; op < TS_NCACHED; op++) {
-        if (!operand_view(c, op, &v))
+        if (!operand_view(c, cfg, op, &v))
             continue;
         entry *e = g && ts_dir_usable() ? (cache->gpu = g, take_entry(c, op, &v, 1)) : NULL;
         if (e) {
@@ -118,7 +119,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
      * call with nothing to cache takes no lock. */
     size_t need = 0;
     for (int op = 0; op < TS_NCACHED; op++)
-        need += operand_view(c, op, &v) ? v.len : 0;
+        need += operand_view(c, cfg, op, &v) ? v.len : 0;
     if (!need || (cfg->gpu_mem_limit_mb && need > (size_t)cfg->gpu_mem_limit_mb << 20))
         return;
     double t0 = ts_now();
@@ -133,7 +134,7 @@ static void prepare(ts_call *c, const ts_config *cfg, const ts_gpu_ops *g, int d
         cache->budget_known = 1;
     }
     for (int op = 0; op < TS_NCACHED; op++) {
-        if (!operand_view(c, op, &v))
+        if (!operand_view(c, cfg, op, &v))
             continue;
         entry *e = c->cached[op];
         unsigned bit = 1u << op;
@@ -206,7 +207,7 @@ int ts_cache_gemm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
     /* Not hits after all: the second run counts what it does. */
     view v;
     for (int op = 0; op < TS_NCACHED; op++)
-        if (c->cache_state[op] && c->cache_state[op][0] == 'h' && operand_view(c, op, &v)) {
+        if (c->cache_state[op] && c->cache_state[op][0] == 'h' && operand_view(c, cfg, op, &v)) {
             cache->count.hits--;
             cache->count.saved -= v.rows * v.cols;
         }

@@ -12,11 +12,15 @@
  * tracker cannot cover (shared or file-backed mappings, a program's own
  * userfaultfd, a kernel without the mechanism) is never cached.
  *
- * Only A and B are cached.  A write to a tracked page faults once per page
- * (the protection is re-armed at each look), which costs more than sending
- * the bytes again: C, which the call writes, is never tracked, and an entry
- * found mostly rewritten since its last use (a work array) is dropped and
- * its range not cached again.
+ * Only A and B are cached, of TSSHIM_CACHE_MIN_MB or more: a few megabytes
+ * cross the link in tens of microseconds, while a block the program
+ * rewrites or frees costs the cache milliseconds (protection, a fault per
+ * written page, a second run), and the programs measured reused no block
+ * that small (docs/performance.md).  A write to a tracked page faults once
+ * per page (the protection is re-armed at each look), which costs more than
+ * sending the bytes again: C, which the call writes, is never tracked, and
+ * an entry found mostly rewritten since its last use (a work array) is
+ * dropped and its range not cached again.
  *
  * The directory lives in the core (plain C); the device memory and the
  * copies into it are the GPU backend's (ts_gpu_ops). */
@@ -26,10 +30,6 @@
 #include "util/configuration.h"
 #include "common/gpu_plugin.h"
 #include "common/call.h"
-
-/* Operands smaller than this are never cached: the tracker's bookkeeping
- * would cost about what sending them costs. */
-#define TS_CACHE_MIN_BYTES ((int64_t)1 << 20)
 
 /* For a call that may run on the started GPU g: references the entries
  * holding its host operands (after taking in what the tracker reports) and

@@ -27,6 +27,7 @@ typedef struct {
     int64_t gpu_mem_limit_mb;   /* TSSHIM_GPU_MEM_LIMIT, 0 = none */
     int64_t cache;              /* TSSHIM_CACHE: keep host operands on the GPU across calls; -1: unless under MPI */
     int64_t cache_mb;           /* TSSHIM_CACHE_MB: its device memory, 0 = a share of the free memory */
+    int64_t cache_min_mb;       /* TSSHIM_CACHE_MIN_MB: smaller operands are never cached */
     int64_t split;              /* TSSHIM_SPLIT: one call over several GPUs; -1: unless under MPI or TSSHIM_DEVICE */
     ts_device_list split_devices; /* TSSHIM_SPLIT_DEVICES; none named: every visible device */
     double split_min_ms;        /* TSSHIM_SPLIT_MIN_MS: calls predicted shorter on one GPU run whole */

@@ -29,6 +29,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_NUM("TSSHIM_GPU_MEM_LIMIT", "0", TS_KEY_INT, gpu_mem_limit_mb, 0, 1e12),
     KEY_NUM("TSSHIM_CACHE", "-1", TS_KEY_INT, cache, -1, 1),
     KEY_NUM("TSSHIM_CACHE_MB", "0", TS_KEY_INT, cache_mb, 0, 1e12),
+    KEY_NUM("TSSHIM_CACHE_MIN_MB", "16", TS_KEY_INT, cache_min_mb, 1, 1e12),
     KEY_NUM("TSSHIM_SPLIT", "-1", TS_KEY_INT, split, -1, 1),
     { "TSSHIM_SPLIT_DEVICES", "", TS_KEY_DEVICES, offsetof(ts_config, split_devices), 0, 0, 0 },
     KEY_NUM("TSSHIM_SPLIT_MIN_MS", "20", TS_KEY_DOUBLE, split_min_ms, 0, 1e9),
