@@ -1,12 +1,15 @@
-/* The backend's level3 op: TRSM, SYRK and HERK with C in device memory
- * (a skinny SYRK or HERK as its Gram GEMM and a triangle update), and the
- * Gram matrix of the other SYRK and HERK calls that are not skinny
- * (src/dispatch/level3_gpu.c passes it as the call with alpha = 1, beta = 0 and C a
- * host scratch).  Device and managed operands are used in place; host ones
- * make one round trip through device buffers from the context's pool (these
- * calls are compute-heavy or small: the GEMM pipeline's slicing does not
- * apply to a triangular solve's dependencies).  TRSM with a triangle up to
- * TSK_TRSM_MAX_ORDER runs kernels/trsm_small.cu, everything else cuBLAS. */
+/* The backend's level3 op: the level-3 routines other than GEMM (SYRK,
+ * HERK, TRSM, SYMM, HEMM, TRMM, SYR2K, HER2K) on the call's own operands,
+ * and the Gram matrix of the SYRK and HERK calls with C on the host that
+ * are not skinny (src/dispatch/level3_gpu.c passes it as the call with
+ * alpha = 1, beta = 0 and C a host scratch).  A skinny SYRK or HERK with C
+ * on the device runs as its Gram GEMM and a triangle update.  Device and
+ * managed operands are used in place; host ones make one round trip through
+ * device buffers from the context's pool (these calls are compute-heavy or
+ * small: the GEMM pipeline's slicing does not apply to a triangular solve's
+ * dependencies, nor to a result that is one triangle).  TRSM with a
+ * triangle up to TSK_TRSM_MAX_ORDER runs kernels/trsm_small.cu, everything
+ * else cuBLAS. */
 #include "level3_cublas.h"
 
 #include <stdio.h>
@@ -21,6 +24,8 @@
 
 static cublasFillMode_t fill(char uplo) { return uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER; }
 static cublasOperation_t op(char t) { return t == 'N' ? CUBLAS_OP_N : t == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
+static cublasSideMode_t side(char s) { return s == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
+static cublasDiagType_t diag(char d) { return d == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
 
 /* Scalars in copies of their type's alignment (cublas_gemm.c says why). */
 typedef union {
@@ -30,43 +35,110 @@ typedef union {
     cuDoubleComplex z;
 } scalar;
 
-/* SYRK and HERK: the descriptor's transa is op(A) of C = op(A) op(A)^T.
- * C = beta C (alpha = 0, device operands only) passes k = 0: A unread. */
-static cublasStatus_t syrk(cublasHandle_t h, const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc)
+/* The call's alpha and beta.  The real ones of HERK (both) and HER2K
+ * (beta) are the real parts of the descriptor's (.c.x, .z.x); TRSM's and
+ * TRMM's beta is the descriptor's 0, which cuBLAS does not take. */
+static void scalars(const ts_call *c, scalar *alpha, scalar *beta)
+{
+    memcpy(alpha, c->alpha, ts_elem_size(c->prec));
+    memcpy(beta, c->beta, ts_elem_size(c->prec));
+}
+
+/* The routines with an operand B of their own (SYRK's and HERK's B is A,
+ * TRSM's and TRMM's B is C). */
+static int has_b(ts_args kind)
+{
+    return kind == TS_ARGS_SYMM || kind == TS_ARGS_HEMM || kind == TS_ARGS_SYR2K || kind == TS_ARGS_HER2K;
+}
+
+/* SYRK, HERK, SYR2K and HER2K: the descriptor's transa is op(A) of C =
+ * op(A) op(B)^T (B = A for SYRK and HERK): trans N, T (real SYR2K's C made
+ * T by validation) or C (HERK, HER2K), as cuBLAS takes it.  C = beta C
+ * (alpha = 0, device operands only) passes k = 0: A and B unread. */
+static cublasStatus_t rank_k(cublasHandle_t h, const ts_call *c, const tsk_operands *o)
 {
     scalar alpha, beta;
-    memcpy(&alpha, c->alpha, ts_elem_size(c->prec));
-    memcpy(&beta, c->beta, ts_elem_size(c->prec));
+    scalars(c, &alpha, &beta);
     int64_t k = ts_call_reads_ab(c) ? c->k : 0;
     cublasFillMode_t u = fill(c->uplo);
     cublasOperation_t t = op(c->transa);
-    if (ts_routine_args(c->routine) == TS_ARGS_HERK) {
-        /* HERK's real scalars are the real parts of the descriptor's. */
+    switch (ts_routine_args(c->routine)) {
+    case TS_ARGS_HERK:
         if (c->prec == TS_C)
-            return cublasCherk_64(h, u, t, c->n, k, &alpha.c.x, a, lda, &beta.c.x, cm, ldc);
-        return cublasZherk_64(h, u, t, c->n, k, &alpha.z.x, a, lda, &beta.z.x, cm, ldc);
-    }
-    switch (c->prec) {
-    case TS_S: return cublasSsyrk_64(h, u, t, c->n, k, &alpha.s, a, lda, &beta.s, cm, ldc);
-    case TS_D: return cublasDsyrk_64(h, u, t, c->n, k, &alpha.d, a, lda, &beta.d, cm, ldc);
-    case TS_C: return cublasCsyrk_64(h, u, t, c->n, k, &alpha.c, a, lda, &beta.c, cm, ldc);
-    default: return cublasZsyrk_64(h, u, t, c->n, k, &alpha.z, a, lda, &beta.z, cm, ldc);
+            return cublasCherk_64(h, u, t, c->n, k, &alpha.c.x, o->a, o->lda, &beta.c.x, o->c, o->ldc);
+        return cublasZherk_64(h, u, t, c->n, k, &alpha.z.x, o->a, o->lda, &beta.z.x, o->c, o->ldc);
+    case TS_ARGS_HER2K:
+        if (c->prec == TS_C)
+            return cublasCher2k_64(h, u, t, c->n, k, &alpha.c, o->a, o->lda, o->b, o->ldb, &beta.c.x, o->c, o->ldc);
+        return cublasZher2k_64(h, u, t, c->n, k, &alpha.z, o->a, o->lda, o->b, o->ldb, &beta.z.x, o->c, o->ldc);
+    case TS_ARGS_SYR2K:
+        switch (c->prec) {
+        case TS_S:
+            return cublasSsyr2k_64(h, u, t, c->n, k, &alpha.s, o->a, o->lda, o->b, o->ldb, &beta.s, o->c, o->ldc);
+        case TS_D:
+            return cublasDsyr2k_64(h, u, t, c->n, k, &alpha.d, o->a, o->lda, o->b, o->ldb, &beta.d, o->c, o->ldc);
+        case TS_C:
+            return cublasCsyr2k_64(h, u, t, c->n, k, &alpha.c, o->a, o->lda, o->b, o->ldb, &beta.c, o->c, o->ldc);
+        default:
+            return cublasZsyr2k_64(h, u, t, c->n, k, &alpha.z, o->a, o->lda, o->b, o->ldb, &beta.z, o->c, o->ldc);
+        }
+    default:
+        switch (c->prec) {
+        case TS_S: return cublasSsyrk_64(h, u, t, c->n, k, &alpha.s, o->a, o->lda, &beta.s, o->c, o->ldc);
+        case TS_D: return cublasDsyrk_64(h, u, t, c->n, k, &alpha.d, o->a, o->lda, &beta.d, o->c, o->ldc);
+        case TS_C: return cublasCsyrk_64(h, u, t, c->n, k, &alpha.c, o->a, o->lda, &beta.c, o->c, o->ldc);
+        default: return cublasZsyrk_64(h, u, t, c->n, k, &alpha.z, o->a, o->lda, &beta.z, o->c, o->ldc);
+        }
     }
 }
 
-static cublasStatus_t trsm(cublasHandle_t h, const ts_call *c, const void *a, int64_t lda, void *b, int64_t ldb)
+/* TRSM and TRMM: B is the descriptor's C (o->c, o->ldc), m x n; A the k x k
+ * triangle.  cuBLAS's TRMM writes its product to a matrix C of its own; its
+ * documentation gives BLAS's in-place TRMM as C = B (same address and
+ * leading dimension). */
+static cublasStatus_t triangular(cublasHandle_t h, const ts_call *c, const tsk_operands *o)
 {
-    scalar alpha;
-    memcpy(&alpha, c->alpha, ts_elem_size(c->prec));
-    cublasSideMode_t s = c->side == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+    scalar alpha, beta;
+    scalars(c, &alpha, &beta);
+    cublasSideMode_t s = side(c->side);
     cublasFillMode_t u = fill(c->uplo);
     cublasOperation_t t = op(c->transa);
-    cublasDiagType_t d = c->diag == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+    cublasDiagType_t d = diag(c->diag);
+    if (ts_routine_args(c->routine) == TS_ARGS_TRMM) {
+        switch (c->prec) {
+        case TS_S: return cublasStrmm_64(h, s, u, t, d, c->m, c->n, &alpha.s, o->a, o->lda, o->c, o->ldc, o->c, o->ldc);
+        case TS_D: return cublasDtrmm_64(h, s, u, t, d, c->m, c->n, &alpha.d, o->a, o->lda, o->c, o->ldc, o->c, o->ldc);
+        case TS_C: return cublasCtrmm_64(h, s, u, t, d, c->m, c->n, &alpha.c, o->a, o->lda, o->c, o->ldc, o->c, o->ldc);
+        default: return cublasZtrmm_64(h, s, u, t, d, c->m, c->n, &alpha.z, o->a, o->lda, o->c, o->ldc, o->c, o->ldc);
+        }
+    }
     switch (c->prec) {
-    case TS_S: return cublasStrsm_64(h, s, u, t, d, c->m, c->n, &alpha.s, a, lda, b, ldb);
-    case TS_D: return cublasDtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.d, a, lda, b, ldb);
-    case TS_C: return cublasCtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.c, a, lda, b, ldb);
-    default: return cublasZtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.z, a, lda, b, ldb);
+    case TS_S: return cublasStrsm_64(h, s, u, t, d, c->m, c->n, &alpha.s, o->a, o->lda, o->c, o->ldc);
+    case TS_D: return cublasDtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.d, o->a, o->lda, o->c, o->ldc);
+    case TS_C: return cublasCtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.c, o->a, o->lda, o->c, o->ldc);
+    default: return cublasZtrsm_64(h, s, u, t, d, c->m, c->n, &alpha.z, o->a, o->lda, o->c, o->ldc);
+    }
+}
+
+/* SYMM and HEMM: C (m x n) = alpha A B + beta C (side L) or alpha B A +
+ * beta C (side R), A the k x k symmetric or Hermitian matrix (one triangle
+ * read; HEMM takes its diagonal as real, as the reference BLAS does). */
+static cublasStatus_t symmetric(cublasHandle_t h, const ts_call *c, const tsk_operands *o)
+{
+    scalar alpha, beta;
+    scalars(c, &alpha, &beta);
+    cublasSideMode_t s = side(c->side);
+    cublasFillMode_t u = fill(c->uplo);
+    if (ts_routine_args(c->routine) == TS_ARGS_HEMM) {
+        if (c->prec == TS_C)
+            return cublasChemm_64(h, s, u, c->m, c->n, &alpha.c, o->a, o->lda, o->b, o->ldb, &beta.c, o->c, o->ldc);
+        return cublasZhemm_64(h, s, u, c->m, c->n, &alpha.z, o->a, o->lda, o->b, o->ldb, &beta.z, o->c, o->ldc);
+    }
+    switch (c->prec) {
+    case TS_S: return cublasSsymm_64(h, s, u, c->m, c->n, &alpha.s, o->a, o->lda, o->b, o->ldb, &beta.s, o->c, o->ldc);
+    case TS_D: return cublasDsymm_64(h, s, u, c->m, c->n, &alpha.d, o->a, o->lda, o->b, o->ldb, &beta.d, o->c, o->ldc);
+    case TS_C: return cublasCsymm_64(h, s, u, c->m, c->n, &alpha.c, o->a, o->lda, o->b, o->ldb, &beta.c, o->c, o->ldc);
+    default: return cublasZsymm_64(h, s, u, c->m, c->n, &alpha.z, o->a, o->lda, o->b, o->ldb, &beta.z, o->c, o->ldc);
     }
 }
 
@@ -74,8 +146,8 @@ static cublasStatus_t trsm(cublasHandle_t h, const ts_call *c, const void *a, in
  * on the tuned TSMTTSM kernels (ts_gpu_compute: A as both operands, alpha =
  * 1, beta = 0) into a scratch, then the triangle update; cuBLAS's SYRK is
  * far from the memory bound on such shapes. */
-static cudaError_t gram(const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc, ts_gpu_context *ctx,
-                        const ts_config *cfg, const char **path)
+static cudaError_t gram(const ts_call *c, const tsk_operands *o, ts_gpu_context *ctx, const ts_config *cfg,
+                        const char **path)
 {
     ts_call gemm = *c;
     gemm.routine = ts_gemm_routine(c->prec);
@@ -89,30 +161,32 @@ static cudaError_t gram(const ts_call *c, const void *a, int64_t lda, void *cm, 
         err = cudaMallocFromPoolAsync(&g, (size_t)(c->n * c->n) * ts_elem_size(c->prec), ctx->pool, ctx->stream);
     if (err)
         return err;
-    tsk_operands ops = { a, lda, a, lda, g, c->n };
+    tsk_operands ops = { o->a, o->lda, o->a, o->lda, g, c->n };
     err = ts_gpu_compute(&gemm, &ops, ctx, cfg, path);
     *path = !strcmp(*path, "tuned") ? "gram+tuned" : "gram+cublas";
     if (!err)
-        err = ts_triangle_update(c, g, c->n, cm, ldc, ctx->stream);
+        err = ts_triangle_update(c, g, c->n, o->c, o->ldc, ctx->stream);
     cudaError_t freed = cudaFreeAsync(g, ctx->stream);
     return err ? err : freed;
 }
 
-static cudaError_t compute(const ts_call *c, const void *a, int64_t lda, void *cm, int64_t ldc, ts_gpu_context *ctx,
-                           const ts_config *cfg, const char **path)
+static cudaError_t compute(const ts_call *c, const tsk_operands *o, ts_gpu_context *ctx, const ts_config *cfg,
+                           const char **path)
 {
-    if (ts_routine_args(c->routine) != TS_ARGS_TRSM && c->cls == TS_CLASS_TSMTTSM && ts_call_reads_ab(c))
-        return gram(c, a, lda, cm, ldc, ctx, cfg, path);
+    const ts_args kind = ts_routine_args(c->routine);
+    if ((kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && c->cls == TS_CLASS_TSMTTSM && ts_call_reads_ab(c))
+        return gram(c, o, ctx, cfg, path);
     cudaError_t err = ts_gpu_fault(cfg, "kernel");
     if (err)
         return err;
-    int is_trsm = ts_routine_args(c->routine) == TS_ARGS_TRSM;
-    if (is_trsm) {
-        if (!ts_call_reads_ab(c)) {
-            *path = "scale"; /* B = 0: the descriptor's beta is 0 */
-            return ts_scale_matrix(c, cm, ldc, ctx->stream);
-        }
-        tsk_status k = tsk_trsm(c, a, lda, cm, ldc, ctx->stream);
+    if (!ts_call_reads_ab(c) && ts_routine_side_shaped(c->routine)) {
+        /* TRSM's and TRMM's B = 0 (the descriptor's beta is 0), SYMM's and
+         * HEMM's C = beta C. */
+        *path = "scale";
+        return ts_scale_matrix(c, o->c, o->ldc, ctx->stream);
+    }
+    if (kind == TS_ARGS_TRSM) {
+        tsk_status k = tsk_trsm(c, o->a, o->lda, o->c, o->ldc, ctx->stream);
         if (k == TSK_RAN) {
             *path = "trsm_small";
             return cudaSuccess;
@@ -125,7 +199,9 @@ static cudaError_t compute(const ts_call *c, const void *a, int64_t lda, void *c
     cublasHandle_t h = ts_gpu_cublas(ctx);
     if (!h)
         return cudaErrorInitializationError;
-    cublasStatus_t st = is_trsm ? trsm(h, c, a, lda, cm, ldc) : syrk(h, c, a, lda, cm, ldc);
+    cublasStatus_t st = kind == TS_ARGS_TRSM || kind == TS_ARGS_TRMM   ? triangular(h, c, o)
+                        : kind == TS_ARGS_SYMM || kind == TS_ARGS_HEMM ? symmetric(h, c, o)
+                                                                       : rank_k(h, c, o);
     *path = "cublas";
     return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
@@ -140,8 +216,8 @@ typedef struct {
     int copied;
 } operand;
 
-/* upload = 0: the device copy starts as zeros (a SYRK's C with beta = 0,
- * which must not be read: NaN there must not reach the result). */
+/* upload = 0: the device copy starts as zeros (a C with beta = 0, which
+ * must not be read: NaN there must not reach the result). */
 static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_gpu_context *ctx,
                          const ts_config *cfg, uint64_t *h2d)
 {
@@ -169,31 +245,48 @@ static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_g
     return err;
 }
 
+/* Bytes of the operand that a copy would move (0 when used in place). */
+static int64_t moved(const operand *o, ts_residency r) { return ts_residency_gpu_reads(r) ? 0 : o->rows * o->cols; }
+
 static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, const char **path, char *why,
                        size_t why_len)
 {
     const size_t es = ts_elem_size(c->prec);
-    int trsm_call = ts_routine_args(c->routine) == TS_ARGS_TRSM;
-    /* A: TRSM's k x k triangle, or op(A) as stored; C (TRSM's B): m x n. */
-    operand a = { c->a, trsm_call ? c->k : ts_rows_a(c), trsm_call ? c->k : ts_cols_a(c), c->lda, NULL, 0, 0 };
+    const ts_args kind = ts_routine_args(c->routine);
+    const int side_shaped = ts_routine_side_shaped(c->routine), with_b = has_b(kind);
+    /* A: the k x k triangle or symmetric matrix (TRSM, TRMM, SYMM, HEMM), or
+     * op(A) as stored; B: SYMM's and HEMM's m x n, or op(B) as stored; C
+     * (TRSM's and TRMM's B): m x n. */
+    operand a = { c->a, side_shaped ? c->k : ts_rows_a(c), side_shaped ? c->k : ts_cols_a(c), c->lda, NULL, 0, 0 };
+    operand b = { c->b, side_shaped ? c->m : ts_rows_b(c), side_shaped ? c->n : ts_cols_b(c), c->ldb, NULL, 0, 0 };
     operand cm = { c->c, c->m, c->n, c->ldc, NULL, 0, 0 };
-    int64_t bytes = (ts_residency_gpu_reads(c->res_a) ? 0 : a.rows * a.cols) +
-                    (ts_residency_gpu_reads(c->res_c) ? 0 : cm.rows * cm.cols);
+    int64_t bytes = moved(&a, c->res_a) + (with_b ? moved(&b, c->res_b) : 0) + moved(&cm, c->res_c);
     if (ts_gpu_mem_refused(cfg, bytes * (int64_t)es, why, why_len))
         return cudaErrorMemoryAllocation;
-    /* A call that does not read A (alpha = 0) passes it as received, for
-     * cuBLAS's argument checks only.  A host C goes up unless beta = 0 (a
-     * SYRK writes one triangle and the copy back carries the other as it
-     * was; the core's Gram scratch has beta = 0). */
+    /* A call that does not read A and B (alpha = 0) passes them as
+     * received, for cuBLAS's argument checks only.  A host C goes up when
+     * the call reads it (TRSM's and TRMM's B; beta != 0), and SYR2K's and
+     * HER2K's whatever beta: the copy back carries the triangle they leave
+     * alone as it was (cuBLAS reads no C when beta = 0).  A SYRK's or
+     * HERK's host C is the core's Gram scratch (beta = 0, only the triangle
+     * read back). */
+    int c_up = !c->beta_zero || kind == TS_ARGS_TRSM || kind == TS_ARGS_TRMM || kind == TS_ARGS_SYR2K ||
+               kind == TS_ARGS_HER2K;
     cudaError_t err = cudaSuccess;
-    if (ts_call_reads_ab(c))
+    if (ts_call_reads_ab(c)) {
         err = place(&a, c->res_a, es, 1, ctx, cfg, &c->bytes_h2d);
-    else
+        if (!err && with_b)
+            err = place(&b, c->res_b, es, 1, ctx, cfg, &c->bytes_h2d);
+    } else {
         a.dev = (void *)c->a, a.dev_ld = c->lda;
+        b.dev = (void *)c->b, b.dev_ld = c->ldb;
+    }
     if (!err)
-        err = place(&cm, c->res_c, es, trsm_call || !c->beta_zero, ctx, cfg, &c->bytes_h2d);
-    if (!err)
-        err = compute(c, a.dev, a.dev_ld, cm.dev, cm.dev_ld, ctx, cfg, path);
+        err = place(&cm, c->res_c, es, c_up, ctx, cfg, &c->bytes_h2d);
+    if (!err) {
+        tsk_operands ops = { a.dev, a.dev_ld, with_b ? b.dev : NULL, b.dev_ld, cm.dev, cm.dev_ld };
+        err = compute(c, &ops, ctx, cfg, path);
+    }
     if (!err && cm.copied) {
         err = ts_gpu_fault(cfg, "copy_back");
         if (!err)
@@ -202,10 +295,10 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
         c->bytes_d2h += (uint64_t)(cm.rows * cm.cols) * es;
     }
     cudaError_t sync = cudaStreamSynchronize(ctx->stream);
-    if (a.copied && a.dev)
-        cudaFreeAsync(a.dev, ctx->stream);
-    if (cm.copied && cm.dev)
-        cudaFreeAsync(cm.dev, ctx->stream);
+    const operand *copies[] = { &a, &b, &cm };
+    for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
+        if (copies[i]->copied && copies[i]->dev)
+            cudaFreeAsync(copies[i]->dev, ctx->stream);
     return err ? err : sync;
 }
 

@@ -1,4 +1,5 @@
-/* SYRK, HERK and TRSM on the GPU: the backend's level3 op (src/backend/gpu_backend.h). */
+/* The level-3 routines other than GEMM on the GPU: the backend's level3 op
+ * (src/common/gpu_plugin.h). */
 #ifndef TS_GPU_LEVEL3_CUBLAS_H
 #define TS_GPU_LEVEL3_CUBLAS_H
 

@@ -22,14 +22,9 @@ esac
 
 # The names the client calls, once each.
 names=""
-cpu_names=""
 for p in "" scipy_; do
-  for r in dgemm zgemm dsyrk zsyrk zherk dtrsm ztrsm; do
+  for r in dgemm zgemm dsyrk zsyrk zherk dtrsm ztrsm dsymm zsymm zhemm dtrmm ztrmm dsyr2k zsyr2k zher2k; do
     names="$names ${p}${r}_64_ ${p}cblas_${r}64_"
-  done
-  # No GPU path: counted, never offloaded.
-  for r in dsymm zsymm zhemm dtrmm ztrmm dsyr2k zsyr2k zher2k; do
-    cpu_names="$cpu_names ${p}${r}_64_ ${p}cblas_${r}64_"
   done
 done
 

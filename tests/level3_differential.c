@@ -129,17 +129,6 @@ static double uniform(void)
     return (double)(seed >> 11) * 0x1p-52 - 1.0;
 }
 
-/* Stored rows and columns of A. */
-static void a_shape(const ref_case *rc, int *rows, int *cols)
-{
-    if (rc->op == REF_TRSM)
-        *rows = *cols = ref_trsm_order(rc);
-    else if (rc->trans == 'N')
-        *rows = rc->n, *cols = rc->k;
-    else
-        *rows = rc->k, *cols = rc->n;
-}
-
 typedef struct {
     int nan_a, nan_c; /* inputs the case's scalars say are not read */
 } inputs;
@@ -150,7 +139,7 @@ typedef struct {
 static void fill_a(const ref_case *rc, void *a, int nan)
 {
     int rows, cols, t = ref_trsm_order(rc);
-    a_shape(rc, &rows, &cols);
+    ref_shape_a(rc, &rows, &cols);
     for (int64_t e = 0; e < (int64_t)rc->lda * (cols > 0 ? cols : 1); e++) {
         int i = (int)(e % rc->lda), j = (int)(e / rc->lda);
         ref_cx v = { uniform(), uniform() };
@@ -238,7 +227,7 @@ static void run_case(group *g, const ref_case *rc, inputs in)
     const ts_prec p = rc->prec;
     const size_t size = ts_elem_size(p);
     int rows, cols;
-    a_shape(rc, &rows, &cols);
+    ref_shape_a(rc, &rows, &cols);
     size_t na = (size_t)rc->lda * (size_t)(cols > 0 ? cols : 1), nc = (size_t)rc->ldc * (size_t)(rc->n > 0 ? rc->n : 1);
     void *a = malloc(na * size), *a0 = malloc(na * size), *c = malloc(nc * size), *c0 = malloc(nc * size);
     ref_cx *want = malloc(nc * sizeof *want);
@@ -247,7 +236,7 @@ static void run_case(group *g, const ref_case *rc, inputs in)
     fill_c(rc, c, in.nan_c);
     memcpy(a0, a, na * size);
     memcpy(c0, c, nc * size);
-    ref_level3(rc, a, c0, want, bound);
+    ref_level3(rc, a, NULL, c0, want, bound);
     g->cases++;
     call_tested(rc, tested_api, a, c);
     int ok = judge(g, rc, c, want, bound, 1, "against the reference");
@@ -277,7 +266,7 @@ static ref_case shaped(ref_case base, int d1, int d2, int pad_a, int pad_c)
     else
         base.n = d1, base.k = d2, base.m = d1;
     int rows, cols;
-    a_shape(&base, &rows, &cols);
+    ref_shape_a(&base, &rows, &cols);
     base.lda = (rows > 1 ? rows : 1) + pad_a;
     base.ldc = (base.op == REF_TRSM ? (base.m > 1 ? base.m : 1) : (base.n > 1 ? base.n : 1)) + pad_c;
     return base;

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Differential test of ?symm_, ?hemm_, ?trmm_, ?syr2k_, ?her2k_ and their
 # CBLAS versions (both layouts) under the shim, against OpenBLAS called
-# directly (tests/level3_products.c): in cpu and auto mode, where every call
-# is forwarded (or answered by the shim's quick returns and C = beta C).
-# The exit report must count each routine's calls, none offloaded, and the
-# trace must say why: no GPU path for these routines yet.
+# directly and the reference in C (tests/level3_products.c): in cpu and auto
+# mode, where these small calls are forwarded (or answered by the shim's
+# quick returns and C = beta C), and in gpu mode where a CUDA device is
+# usable (cuBLAS computes them: within rounding).  The exit report must
+# count each routine's calls, none offloaded in cpu and auto mode, some and
+# none fallen back in gpu mode; the trace must say where each call ran and
+# why.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/level3_products
@@ -15,27 +18,45 @@ cblas=$(for r in $fortran; do printf 'cblas_%s ' "${r%_}"; done)
 # Without the shim: the program against itself (OpenBLAS both sides).
 tap_relay "without the shim fortran" env TS_L3_API=fortran "$prog"
 
-for mode in cpu auto; do
+run_mode() { # mode
   for api in fortran cblas; do
-    tap_relay "mode $mode $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_FROM="$TSSHIM_LIB" TS_L3_API=$api \
-      TSSHIM_MODE=$mode TSSHIM_VERBOSE=1 TSSHIM_LOG="$tap_tmp/shim.$mode.$api" "$prog"
+    tap_relay "mode $1 $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_FROM="$TSSHIM_LIB" TS_L3_API=$api \
+      TSSHIM_MODE=$1 TSSHIM_VERBOSE=1 TSSHIM_LOG="$tap_tmp/shim.$1.$api" "$prog"
     eval "routines=\$$api"
-    check_level3_report "$tap_tmp/shim.$mode.$api" $mode $routines
+    check_level3_report "$tap_tmp/shim.$1.$api" $1 $routines
   done
-done
+}
+run_mode cpu
+run_mode auto
+gpu=no
+if have_gpu; then
+  gpu=yes
+  run_mode gpu
+else
+  tap_skip_point "mode gpu: no CUDA device"
+fi
 
 # Silent, the forwarding gate armed: the entry points' fast path (assembly on x86-64).
 for api in fortran cblas; do
   tap_relay "auto mode, silent, $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_L3_API=$api "$prog"
 done
 
-# The trace: in auto and gpu mode, the reason these calls stay on the CPU.
+# The trace: auto mode keeps these small calls on the CPU (below
+# TSSHIM_MIN_FLOPS); gpu mode sends them to the GPU, where cuBLAS runs them
+# (without a device: the GPU side finds none and forwards them).
 for mode in auto gpu; do
   env LD_PRELOAD="$TSSHIM_PRELOAD" TS_L3_API=fortran TSSHIM_MODE=$mode TSSHIM_VERBOSE=3 \
     TSSHIM_LOG="$tap_tmp/trace.$mode" "$prog" >/dev/null 2>&1
-  n=$(grep -c 'dsymm_.*no GPU path for this routine' "$tap_tmp/trace.$mode")
-  off=$(grep '^tsshim: dsymm_ calls=' "$tap_tmp/trace.$mode" | sed -n 's/.* offloaded=\([0-9]*\).*/\1/p')
-  [ "${n:-0}" -gt 0 ] && [ "${off:-1}" -eq 0 ]
-  tap_check $? "mode $mode: dsymm_ forwarded, the trace says 'no GPU path for this routine' ($n calls)"
+  case $mode:$gpu in
+    auto:*) want='run=cpu (below TSSHIM_MIN_FLOPS) path=-' ;;
+    gpu:yes) want='run=gpu (mode gpu) path=cublas' ;;
+    gpu:no) want='run=cpu (no usable GPU) path=-' ;;
+  esac
+  for r in dsymm_ zhemm_ dtrmm_ dsyr2k_ zher2k_; do
+    n=$(grep -c "^tsshim: $r .* class=" "$tap_tmp/trace.$mode")
+    n_want=$(grep "^tsshim: $r .* class=" "$tap_tmp/trace.$mode" | grep -cF "$want")
+    ! grep -q 'no GPU path' "$tap_tmp/trace.$mode" && [ "${n_want:-0}" -gt 0 ]
+    tap_check $? "mode $mode: the trace shows $r calls with '$want' ($n_want of $n lines)"
+  done
 done
 tap_end

@@ -1,5 +1,5 @@
-/* Reference SYRK, HERK and TRSM in long double, straight from the
- * reference BLAS's definitions (not its loop order). */
+/* Reference level-3 routines other than GEMM in long double, straight from
+ * the reference BLAS's definitions (not its loop order). */
 #include "ref_level3.h"
 
 #include <float.h>
@@ -41,22 +41,72 @@ static long double mag(ref_cx a) { return hypotl(a.re, a.im); }
 
 int ref_trsm_order(const ref_case *rc) { return rc->side == 'L' ? rc->m : rc->n; }
 
-/* Elements the call updates: SYRK's and HERK's triangle, all of TRSM's B. */
+static int side_shaped(const ref_case *rc)
+{
+    return rc->op == REF_TRSM || rc->op == REF_TRMM || rc->op == REF_SYMM || rc->op == REF_HEMM;
+}
+static int rank_2k(const ref_case *rc) { return rc->op == REF_SYR2K || rc->op == REF_HER2K; }
+
+void ref_shape_a(const ref_case *rc, int *rows, int *cols)
+{
+    if (side_shaped(rc))
+        *rows = *cols = ref_trsm_order(rc);
+    else
+        *rows = rc->trans == 'N' ? rc->n : rc->k, *cols = rc->trans == 'N' ? rc->k : rc->n;
+}
+
+void ref_shape_b(const ref_case *rc, int *rows, int *cols)
+{
+    if (rank_2k(rc))
+        ref_shape_a(rc, rows, cols);
+    else if (rc->op == REF_SYMM || rc->op == REF_HEMM)
+        *rows = rc->m, *cols = rc->n;
+    else
+        *rows = *cols = 0;
+}
+
+/* Elements the call updates: the triangle of SYRK, HERK, SYR2K and HER2K,
+ * all of the others' C (TRSM's and TRMM's B). */
 static int written(const ref_case *rc, int i, int j)
 {
-    if (rc->op == REF_TRSM)
+    if (side_shaped(rc))
         return 1;
     return rc->uplo == 'U' ? i <= j : i >= j;
 }
 
-static void syrk(const ref_case *rc, const void *a, const void *c0, ref_cx *out, long double *bound)
+/* The bound of alpha times a sum of `terms` products (the magnitudes'
+ * sum scaled by |alpha|: scaled) plus beta c (rest): rounding in the case's
+ * precision, and underflow. */
+static long double rounding(const ref_case *rc, int terms, long double scaled, long double rest)
 {
     const ts_prec p = rc->prec;
-    const int herk = rc->op == REF_HERK, n = rc->n, k = rc->k;
-    /* HERK's scalars are real: their imaginary parts are not the call's. */
-    ref_cx alpha = { rc->alpha[0], herk ? 0 : rc->alpha[1] }, beta = { rc->beta[0], herk ? 0 : rc->beta[1] };
+    return 8 * (terms + 4) * ref_eps(p) * (scaled + rest) + 8 * (p == TS_S || p == TS_C ? FLT_MIN : DBL_MIN);
+}
+
+/* Element (i, l) of op(X), X stored with leading dimension ld: X(i, l) for
+ * trans N, else X(l, i) (not conjugated). */
+static ref_cx op_elem(const ref_case *rc, const void *x, int ld, int i, int l)
+{
+    return ref_get(rc->prec, x, rc->trans == 'N' ? i + (int64_t)l * ld : l + (int64_t)i * ld);
+}
+
+/* SYRK, HERK, SYR2K and HER2K: sum_l op(A)(i,l) op(B)(j,l) (B = A for SYRK
+ * and HERK), plus sum_l op(B)(i,l) op(A)(j,l) for SYR2K and HER2K; the
+ * Hermitian ones conjugate the second factor for trans N, the first for
+ * trans C, and HER2K's second sum takes conj(alpha). */
+static void rank_k(const ref_case *rc, const void *a, const void *b, const void *c0, ref_cx *out, long double *bound)
+{
+    const ts_prec p = rc->prec;
+    const int her = rc->op == REF_HERK || rc->op == REF_HER2K, two = rank_2k(rc), n = rc->n, k = rc->k;
+    const void *bm = two ? b : a;
+    const int ldb = two ? rc->ldb : rc->lda;
+    /* HERK's scalars are real, HER2K's beta: their imaginary parts are not the call's. */
+    const ref_cx alpha = { rc->alpha[0], rc->op == REF_HERK ? 0 : rc->alpha[1] };
+    const ref_cx beta = { rc->beta[0], her ? 0 : rc->beta[1] };
+    const ref_cx alpha2 = conj_if(alpha, her);
     const int scale_only = (alpha.re == 0 && alpha.im == 0) || k == 0;
     const int beta_zero = beta.re == 0 && beta.im == 0;
+    const int conj_x = her && rc->trans != 'N', conj_y = her && rc->trans == 'N';
     if (scale_only && beta.re == 1 && beta.im == 0)
         return; /* the quick return: out is c0 already */
     for (int j = 0; j < n; j++)
@@ -64,27 +114,59 @@ static void syrk(const ref_case *rc, const void *a, const void *c0, ref_cx *out,
             if (!written(rc, i, j))
                 continue;
             int64_t at = i + (int64_t)j * rc->ldc;
-            ref_cx c = ref_get(p, c0, at), s = { 0, 0 }, r;
+            ref_cx c = ref_get(p, c0, at), s = { 0, 0 }, s2 = { 0, 0 };
             long double size = 0;
             for (int l = 0; !scale_only && l < k; l++) {
-                /* trans N: A(i,l) A(j,l); else A(l,i) A(l,j); HERK conjugates the second or the first. */
-                ref_cx x = rc->trans == 'N' ? ref_get(p, a, i + (int64_t)l * rc->lda) : ref_get(p, a, l + (int64_t)i * rc->lda);
-                ref_cx y = rc->trans == 'N' ? ref_get(p, a, j + (int64_t)l * rc->lda) : ref_get(p, a, l + (int64_t)j * rc->lda);
-                s = add(s, mul(conj_if(x, herk && rc->trans != 'N'), conj_if(y, herk && rc->trans == 'N')));
+                ref_cx x = op_elem(rc, a, rc->lda, i, l), y = op_elem(rc, bm, ldb, j, l);
+                s = add(s, mul(conj_if(x, conj_x), conj_if(y, conj_y)));
+                size += mag(x) * mag(y);
+                if (two) {
+                    x = op_elem(rc, bm, ldb, i, l), y = op_elem(rc, a, rc->lda, j, l);
+                    s2 = add(s2, mul(conj_if(x, conj_x), conj_if(y, conj_y)));
+                    size += mag(x) * mag(y);
+                }
+            }
+            ref_cx r = add(add(mul(alpha, s), mul(alpha2, s2)), beta_zero ? (ref_cx){ 0, 0 } : mul(beta, c));
+            if (her && i == j)
+                r.im = 0; /* a Hermitian C's diagonal is real */
+            out[at] = r;
+            bound[at] = rounding(rc, two ? 2 * k : k, mag(alpha) * size, beta_zero ? 0 : mag(beta) * mag(c));
+        }
+}
+
+/* A(i, j) of a symmetric or Hermitian A from its triangle uplo: elsewhere
+ * the mirror element (conjugated for HEMM); HEMM's diagonal real. */
+static ref_cx sym_a(const ref_case *rc, const void *a, int i, int j)
+{
+    int stored = rc->uplo == 'U' ? i <= j : i >= j;
+    ref_cx v = ref_get(rc->prec, a, stored ? i + (int64_t)j * rc->lda : j + (int64_t)i * rc->lda);
+    if (rc->op == REF_HEMM && i == j)
+        v.im = 0;
+    return conj_if(v, rc->op == REF_HEMM && !stored);
+}
+
+/* SYMM and HEMM: C = alpha A B + beta C (side L) or alpha B A + beta C. */
+static void symm(const ref_case *rc, const void *a, const void *b, const void *c0, ref_cx *out, long double *bound)
+{
+    const ts_prec p = rc->prec;
+    const int t = ref_trsm_order(rc), left = rc->side == 'L';
+    ref_cx alpha = { rc->alpha[0], rc->alpha[1] }, beta = { rc->beta[0], rc->beta[1] };
+    const int scale_only = alpha.re == 0 && alpha.im == 0, beta_zero = beta.re == 0 && beta.im == 0;
+    if (scale_only && beta.re == 1 && beta.im == 0)
+        return;
+    for (int j = 0; j < rc->n; j++)
+        for (int i = 0; i < rc->m; i++) {
+            int64_t at = i + (int64_t)j * rc->ldc;
+            ref_cx c = ref_get(p, c0, at), s = { 0, 0 };
+            long double size = 0;
+            for (int l = 0; !scale_only && l < t; l++) {
+                ref_cx x = left ? sym_a(rc, a, i, l) : ref_get(p, b, i + (int64_t)l * rc->ldb);
+                ref_cx y = left ? ref_get(p, b, l + (int64_t)j * rc->ldb) : sym_a(rc, a, l, j);
+                s = add(s, mul(x, y));
                 size += mag(x) * mag(y);
             }
-            if (herk) {
-                /* Real scalars scale each part; the diagonal is real. */
-                ref_cx bc = beta_zero ? (ref_cx){ 0, 0 } : (ref_cx){ beta.re * c.re, beta.re * c.im };
-                r = add((ref_cx){ alpha.re * s.re, alpha.re * s.im }, bc);
-                if (i == j)
-                    r.im = 0;
-            } else {
-                r = add(mul(alpha, s), beta_zero ? (ref_cx){ 0, 0 } : mul(beta, c));
-            }
-            out[at] = r;
-            bound[at] = 8 * (k + 4) * ref_eps(p) * (mag(alpha) * size + (beta_zero ? 0 : mag(beta) * mag(c))) +
-                        8 * (p == TS_S || p == TS_C ? FLT_MIN : DBL_MIN);
+            out[at] = add(mul(alpha, s), beta_zero ? (ref_cx){ 0, 0 } : mul(beta, c));
+            bound[at] = rounding(rc, t, mag(alpha) * size, beta_zero ? 0 : mag(beta) * mag(c));
         }
 }
 
@@ -139,9 +221,33 @@ static void trsm(const ref_case *rc, const void *a, const void *c0, ref_cx *out,
     }
 }
 
-void ref_level3(const ref_case *rc, const void *a, const void *c0, ref_cx *out, long double *bound)
+/* TRMM: B = alpha op(A) B (side L) or alpha B op(A); alpha = 0 makes B 0
+ * without reading it. */
+static void trmm(const ref_case *rc, const void *a, const void *c0, ref_cx *out, long double *bound)
 {
-    int rows = rc->op == REF_TRSM ? rc->m : rc->n;
+    const ts_prec p = rc->prec;
+    const int t = ref_trsm_order(rc), left = rc->side == 'L';
+    ref_cx alpha = { rc->alpha[0], rc->alpha[1] };
+    const int zero = alpha.re == 0 && alpha.im == 0;
+    for (int j = 0; j < rc->n; j++)
+        for (int i = 0; i < rc->m; i++) {
+            ref_cx s = { 0, 0 };
+            long double size = 0;
+            for (int l = 0; !zero && l < t; l++) {
+                ref_cx x = left ? op_a(rc, a, i, l) : ref_get(p, c0, i + (int64_t)l * rc->ldc);
+                ref_cx y = left ? ref_get(p, c0, l + (int64_t)j * rc->ldc) : op_a(rc, a, l, j);
+                s = add(s, mul(x, y));
+                size += mag(x) * mag(y);
+            }
+            int64_t at = i + (int64_t)j * rc->ldc;
+            out[at] = mul(alpha, s);
+            bound[at] = rounding(rc, t, mag(alpha) * size, 0);
+        }
+}
+
+void ref_level3(const ref_case *rc, const void *a, const void *b, const void *c0, ref_cx *out, long double *bound)
+{
+    int rows = side_shaped(rc) ? rc->m : rc->n;
     for (int j = 0; j < rc->n; j++)
         for (int i = 0; i < rc->ldc; i++) {
             int64_t at = i + (int64_t)j * rc->ldc;
@@ -150,8 +256,11 @@ void ref_level3(const ref_case *rc, const void *a, const void *c0, ref_cx *out, 
         }
     if (rows == 0 || rc->n == 0)
         return;
-    if (rc->op == REF_TRSM)
-        trsm(rc, a, c0, out, bound);
-    else
-        syrk(rc, a, c0, out, bound);
+    switch (rc->op) {
+    case REF_TRSM: trsm(rc, a, c0, out, bound); break;
+    case REF_TRMM: trmm(rc, a, c0, out, bound); break;
+    case REF_SYMM:
+    case REF_HEMM: symm(rc, a, b, c0, out, bound); break;
+    default: rank_k(rc, a, b, c0, out, bound); break;
+    }
 }

@@ -17,13 +17,9 @@ case $? in
 esac
 
 names=""
-for r in sgemm dgemm cgemm zgemm ssyrk dsyrk csyrk zsyrk cherk zherk strsm dtrsm ctrsm ztrsm; do
+for r in sgemm dgemm cgemm zgemm ssyrk dsyrk csyrk zsyrk cherk zherk strsm dtrsm ctrsm ztrsm \
+  ssymm dsymm csymm zsymm chemm zhemm strmm dtrmm ctrmm ztrmm ssyr2k dsyr2k csyr2k zsyr2k cher2k zher2k; do
   names="$names scipy_${r}_ scipy_cblas_${r}"
-done
-# No GPU path: counted, never offloaded.
-cpu_names=""
-for r in ssymm dsymm csymm zsymm chemm zhemm strmm dtrmm ctrmm ztrmm ssyr2k dsyr2k csyr2k zsyr2k cher2k zher2k; do
-  cpu_names="$cpu_names scipy_${r}_ scipy_cblas_${r}"
 done
 
 gpu=no

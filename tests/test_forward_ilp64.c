@@ -133,17 +133,6 @@ static int c_check_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
     return cpu == (ts_gemm_fn)lane_cpu;
 }
 
-/* A routine without a GPU path (SYMM, HEMM, TRMM, SYR2K, HER2K) has no flops
- * bound: its gate passes every call with positive dimensions whose m n k
- * (the order of its side as k; SYR2K's n n k) fits, and alpha != 0. */
-static int no_gpu_path_jumps(ts_routine r, const i64 *d, char side, int alpha_one)
-{
-    int two = ts_routine_args(r) == TS_ARGS_SYR2K || ts_routine_args(r) == TS_ARGS_HER2K;
-    i64 m = d[0], n = two ? d[0] : d[1], k = two ? d[1] : side == 'L' ? d[0] : d[1], mn, mnk;
-    return alpha_one && m > 0 && n > 0 && k > 0 && !__builtin_mul_overflow(m, n, &mn) &&
-           !__builtin_mul_overflow(mn, k, &mnk);
-}
-
 int main(void)
 {
     if (!fg_gate_armed())
@@ -153,8 +142,8 @@ int main(void)
     if (!fg_lanes_can_open())
         return tap_done();
     const i64 high = ((i64)1 << 32) + 8, big = (i64)1 << 32;
-    /* jumps: the expected path of GEMM (m n k) and of SYRK and TRSM (the
-     * first two only). */
+    /* jumps: the expected path of GEMM (m n k) and of the other routines
+     * (the first two only: SYRK's and SYR2K's n k, the others' m n). */
     const struct {
         i64 d[3];
         char side;
@@ -172,8 +161,6 @@ int main(void)
     for (int r = FIRST; r < FIRST + COUNT; r++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             int want = cases[i].jumps[ts_routine_args((ts_routine)r) != TS_ARGS_GEMM];
-            if (!ts_routine_on_gpu((ts_routine)r))
-                want = no_gpu_path_jumps((ts_routine)r, cases[i].d, cases[i].side, cases[i].alpha_one);
             /* Only small valid calls carry valid leading dimensions: the
              * others are forwarded by validation, never computed. */
             i64 ld = want || !cases[i].alpha_one ? 8 : 0;

@@ -284,9 +284,8 @@ int main(void)
     int ok = 1, cases = 0;
     for (int r = FIRST; r >= 0; r = next_routine(r)) {
         ts_routine rt = (ts_routine)r;
-        ts_args kind = ts_routine_args(rt);
         ts_prec sp = ts_routine_scalar_prec(rt);
-        int single = sp == TS_S || sp == TS_C, complex = ts_prec_is_complex(sp), trsm = kind == TS_ARGS_TRSM;
+        int single = sp == TS_S || sp == TS_C, complex = ts_prec_is_complex(sp), side = ts_routine_side_shaped(rt);
         const void *one_p = single ? (const void *)one_s : one, *zero_p = single ? (const void *)zero_s : zero;
         const void *negzero_p = single ? (const void *)negzero_s : negzero, *imag_p = single ? (const void *)imag_s : imag;
         /* Dimensions where the triangle's side decides: m n n is above the
@@ -302,9 +301,10 @@ int main(void)
             { { 8, 8, 'L', imag_p }, complex }, { { 8, 8, 'L', single ? (const void *)one_s : nan2 }, 1 },
             { { 0, 8, 'L', one_p }, 0 },        { { 8, 0, 'L', one_p }, 0 },      { { -1, 8, 'L', one_p }, 0 },
             { { 8, -1, 'L', one_p }, 0 },       { { max, max, 'L', one_p }, 0 },
-            /* TRSM: a 1 x wide B solved from the left (m m n = wide) or the
-             * right (m n n = wide^2); SYRK: n n k = wide either way. */
-            { { 1, wide, 'L', one_p }, 1 },     { { 1, wide, 'R', one_p }, !trsm }, { { 1, wide, 'l', one_p }, 1 },
+            /* TRSM, TRMM, SYMM, HEMM: a 1 x wide B with the triangle or
+             * symmetric matrix on the left (m n m = wide) or the right (m n n
+             * = wide^2); SYRK, SYR2K: n n k = wide either way. */
+            { { 1, wide, 'L', one_p }, 1 },     { { 1, wide, 'R', one_p }, !side }, { { 1, wide, 'l', one_p }, 1 },
         };
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
             int e = entry_jumps(rt, &table[i].c), cc = c_check_jumps(rt, &table[i].c);

@@ -104,7 +104,7 @@ static void check_learning(const ts_config *auto_cfg, const ts_profile *prof)
            "auto: the samples count per side");
 }
 
-/* The plugin's level3 op, which a routine without a GPU path must never reach. */
+/* The plugin's level3 op: counts the calls it gets. */
 static int level3_calls;
 static int fake_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
@@ -113,47 +113,54 @@ static int fake_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_l
     return 0;
 }
 
-/* On the GPU side (device operands), SYMM, HEMM, TRMM, SYR2K and HER2K
- * decline with the reason, so that the dispatcher reports the call and
- * leaves C untouched; one that only scales a host C (alpha = 0) is computed
- * on the host. */
-static void check_level3_declines(void)
+/* On the GPU side (device operands), SYMM, HEMM, TRMM, SYR2K and HER2K go to
+ * the plugin's level3 op as they are; one that only scales a host C (alpha
+ * = 0) is computed on the host. */
+static void check_level3_gpu_side(void)
 {
     static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }, half[2] = { 0.5, 0 };
+    static const ts_routine routines[] = { TS_R_dsymm_, TS_R_zhemm_, TS_R_cblas_dtrmm, TS_R_dsyr2k_64_,
+                                           TS_R_scipy_cblas_zher2k };
     ts_gpu_ops g = { .level3 = fake_level3 };
     ts_config cfg;
     ts_config_load(&cfg, no_env, NULL);
-    double cmat[4] = { 1, 2, 3, 4 };
-    ts_call c;
-    ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, one, NULL, 2, NULL, 2, zero, cmat, 2);
-    c.side = 'L', c.uplo = 'U';
-    c.res_a = TS_MEM_DEVICE;
-    ts_scalar_flags(&c);
+    double cmat[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
     char why[128] = "";
-    int rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
-    tap_ok(rc != 0 && level3_calls == 0 && !strcmp(why, "no GPU path for this routine") && cmat[0] == 1 &&
-               cmat[3] == 4,
-           "dsymm_ on device memory: the GPU side declines (%s), C untouched", why);
+    int all = 1;
+    for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++) {
+        ts_call c;
+        ts_call_init(&c, routines[r], 'N', 'N', 2, 2, 2, one, NULL, 2, NULL, 2, zero, cmat, 2);
+        c.side = 'L', c.uplo = 'U', c.diag = 'N';
+        c.res_a = TS_MEM_DEVICE;
+        ts_scalar_flags(&c);
+        level3_calls = 0;
+        all &= ts_level3_gpu(&g, &c, &cfg, why, sizeof why) == 0 && level3_calls == 1;
+    }
+    tap_ok(all, "SYMM, HEMM, TRMM, SYR2K, HER2K on device memory: the plugin's level3 op runs them");
+    ts_call c;
     ts_call_init(&c, TS_R_dsymm_, 'N', 'N', 2, 2, 2, zero, NULL, 2, NULL, 2, half, cmat, 2);
     c.side = 'L', c.uplo = 'U';
     c.res_a = TS_MEM_DEVICE;
     ts_scalar_flags(&c);
-    rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
+    level3_calls = 0;
+    int rc = ts_level3_gpu(&g, &c, &cfg, why, sizeof why);
     tap_ok(rc == 0 && level3_calls == 0 && cmat[0] == 0.5 && cmat[3] == 2,
            "dsymm_ with alpha = 0, A on the device, C on the host: C = beta C on the host");
 }
 
-/* SYMM, HEMM, TRMM, SYR2K and HER2K have no GPU path: a large call on host
- * data stays on the CPU in every mode, with the reason; one on device memory
- * goes to the GPU side, where the dispatcher reports it (C untouched); the
- * gate's bound passes every call; the flops of each kind. */
-static void check_no_gpu_path(const ts_profile *prof)
+/* SYMM, HEMM, TRMM, SYR2K and HER2K are routed as SYRK and TRSM are: a
+ * large call on host data goes where the mode says, in auto mode where the
+ * cost model (which prices their descriptors) says; one on device memory
+ * goes to the GPU side; the gate's bound is TSSHIM_MIN_FLOPS in auto mode;
+ * the flops of each kind. */
+static void check_level3_routing(const ts_profile *prof)
 {
     static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }; /* D and Z routines only */
     static const ts_mode modes[] = { TS_MODE_AUTO, TS_MODE_GPU, TS_MODE_CPU };
     static const ts_routine routines[] = { TS_R_dsymm_, TS_R_zhemm_, TS_R_cblas_dtrmm, TS_R_dsyr2k_64_,
                                            TS_R_scipy_cblas_zher2k };
-    int host_ok = 1, device_ok = 1, gate_ok = 1;
+    int host_ok = 1, device_ok = 1, gate_ok = 1, small_ok = 1;
+    ts_learned_reset();
     for (size_t r = 0; r < sizeof routines / sizeof routines[0]; r++)
         for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
             ts_config cfg;
@@ -166,17 +173,37 @@ static void check_no_gpu_path(const ts_profile *prof)
                 c.transb = 'T';
             ts_scalar_flags(&c);
             ts_classify(&c, 2048, 64);
+            ts_call tiny = c;
+            tiny.m = tiny.n = tiny.k = 8;
+            ts_classify(&tiny, 2048, 64);
             decide(&c, &cfg, prof, 1);
-            host_ok &= c.decision == TS_RUN_CPU &&
-                       !strcmp(c.reason, modes[i] == TS_MODE_CPU ? "mode cpu" : "no GPU path for this routine");
+            switch (modes[i]) {
+            case TS_MODE_CPU:
+                host_ok &= c.decision == TS_RUN_CPU && !strcmp(c.reason, "mode cpu");
+                gate_ok &= ts_route_cpu_below(&cfg, routines[r]) == INFINITY;
+                break;
+            case TS_MODE_GPU:
+                host_ok &= c.decision == TS_RUN_GPU && !strcmp(c.reason, "mode gpu");
+                gate_ok &= ts_route_cpu_below(&cfg, routines[r]) == 0.0;
+                break;
+            default:
+                /* Square 4096 calls: the GPU wins by far, as for GEMM. */
+                host_ok &= c.decision == TS_RUN_GPU && !strcmp(c.reason, "cost model: gpu faster") &&
+                           c.model_cpu_s > 0 && c.model_gpu_s > 0 && c.model_gpu_s < c.model_cpu_s;
+                decide(&tiny, &cfg, prof, 1);
+                small_ok &= tiny.decision == TS_RUN_CPU && !strcmp(tiny.reason, "below TSSHIM_MIN_FLOPS");
+                gate_ok &= ts_route_cpu_below(&cfg, routines[r]) == cfg.min_flops;
+                break;
+            }
             c.res_a = TS_MEM_DEVICE;
             decide(&c, &cfg, prof, 1);
             device_ok &= c.decision == TS_RUN_GPU && !strcmp(c.reason, "device operands");
-            gate_ok &= ts_route_cpu_below(&cfg, routines[r]) == INFINITY;
         }
-    tap_ok(host_ok, "SYMM, HEMM, TRMM, SYR2K, HER2K on host data stay on the CPU in every mode: no GPU path");
-    tap_ok(device_ok, "... on device memory they go to the GPU side, which reports them");
-    tap_ok(gate_ok, "... the forwarding gate passes them at any size");
+    tap_ok(host_ok, "SYMM, HEMM, TRMM, SYR2K, HER2K 4096 on host data: the CPU in cpu mode, the GPU in gpu mode and, "
+                    "priced by the cost model, in auto mode");
+    tap_ok(small_ok, "... 8x8 calls stay on the CPU in auto mode: below TSSHIM_MIN_FLOPS");
+    tap_ok(device_ok, "... on device memory they go to the GPU in every mode");
+    tap_ok(gate_ok, "... the forwarding gate's bound: TSSHIM_MIN_FLOPS in auto mode, 0 in gpu mode, none in cpu mode");
     tap_ok(ts_routine_flops(TS_R_dsymm_, 2, 3, 2) == 24.0 && ts_routine_flops(TS_R_zhemm_, 2, 3, 2) == 96.0 &&
                ts_routine_flops(TS_R_dtrmm_, 2, 3, 2) == 12.0 && ts_routine_flops(TS_R_dsyr2k_, 3, 3, 2) == 36.0 &&
                ts_routine_flops(TS_R_cher2k_, 3, 3, 2) == 144.0,
@@ -401,8 +428,8 @@ int main(void)
     bg_ok &= !ts_route_background_start(&bg, 1);
     tap_ok(bg_ok, "background start: auto mode with TSSHIM_BACKGROUND_START=1 and a device only");
 
-    check_no_gpu_path(&ts_profile_defaults);
-    check_level3_declines();
+    check_level3_routing(&ts_profile_defaults);
+    check_level3_gpu_side();
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");
     ts_call beta1 = call(TS_D, 10, 10, 10, one, one);
     tap_ok(ts_call_bytes(&beta1) == 8.0 * 400 && ts_call_bytes(&tiny) == 8.0 * 192,

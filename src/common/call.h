@@ -92,7 +92,10 @@ typedef struct ts_call {
     ts_fortran_args f;          /* F77 routines */
     const ts_cblas_args *cb;    /* CBLAS routines: the arguments as received */
     const void *received;       /* SYRK, HERK, TRSM: the arguments as received (src/common/level3_args.h) */
-    union { float c[2]; double z[2]; } herk_scalars[2]; /* HERK: its real alpha and beta as complex values */
+    /* alpha and beta where the descriptor's differ from the received ones:
+     * HERK's real alpha and beta and HER2K's real beta as complex values, a
+     * row-major HER2K's alpha conjugated (src/entry/level3_entry.c) */
+    union { float c[2]; double z[2]; } herk_scalars[2];
 
     /* Added by classify.  ts_call_from_fortran initialises each field
      * from here on by name: a new one must be added there. */

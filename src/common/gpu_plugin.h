@@ -12,7 +12,7 @@
 #include "common/slicing.h"
 #include "common/call.h"
 
-#define TS_GPU_ABI 9
+#define TS_GPU_ABI 10
 #define TS_GPU_PLUGIN "libtsshim-cuda.so"
 #define TS_GPU_OPS_SYMBOL "tsshim_gpu_ops"
 
@@ -56,8 +56,9 @@ typedef struct {
     void *(*cache_alloc)(size_t bytes);
     void (*cache_free)(void *dev);
     int (*cache_upload)(void *dev, const void *host, size_t bytes, const ts_config *cfg);
-    /* A SYRK, HERK or TRSM call (src/common/level3_args.h) run to completion, as
-     * gemm: cuBLAS, or the small-triangle TRSM kernel. */
+    /* A call of a level-3 routine other than GEMM (SYRK, HERK, TRSM, SYMM,
+     * HEMM, TRMM, SYR2K, HER2K: src/common/level3_args.h) run to completion,
+     * as gemm: cuBLAS, or the small-triangle TRSM kernel. */
     int (*level3)(ts_call *c, const ts_config *cfg, char *why, size_t why_len);
     /* The devices this process sees (CUDA_VISIBLE_DEVICES applies), and the
      * home device's free memory now in bytes (0 when unknown): what

@@ -211,11 +211,6 @@ static inline int ts_routine_side_shaped(ts_routine r)
     return a == TS_ARGS_TRSM || a == TS_ARGS_TRMM || a == TS_ARGS_SYMM || a == TS_ARGS_HEMM;
 }
 
-/* Whether the core has a GPU path for a routine's kind: GEMM, SYRK, HERK
- * and TRSM.  The others (SYMM, HEMM, TRMM, SYR2K, HER2K) run on the CPU
- * BLAS, and on device memory report that they cannot. */
-static inline int ts_routine_on_gpu(ts_routine r) { return ts_routine_args(r) <= TS_ARGS_TRSM; }
-
 /* The GEMM of each precision comes first, in ts_prec's order, so a GEMM's
  * routine is its precision: the forwarding gate's lanes and the entry
  * points' assembly rely on it. */

@@ -5,8 +5,9 @@
  * as a GEMM through the backend's gemm op, A as both operands (the tuned
  * TSMTTSM kernels, the pipeline and the operand cache serve it); any other
  * takes it from the level3 op (cuBLAS SYRK or HERK, half a GEMM's flops).
- * TRSM, and SYRK or HERK with C in device memory, go to the level3 op as
- * they are. */
+ * The other routines (TRSM, SYMM, HEMM, TRMM, SYR2K, HER2K), and SYRK or
+ * HERK with C in device memory, go to the level3 op as they are: their
+ * results are not a GEMM's, so never to the gemm op. */
 #include "dispatch/level3_gpu.h"
 
 #include <stdio.h>
@@ -84,13 +85,6 @@ int ts_level3_gpu(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
         ts_host_scale(c);
         c->gpu_path = "scale on host";
         return 0;
-    }
-    /* SYMM, HEMM, TRMM, SYR2K and HER2K have no GPU path yet: only device
-     * operands bring them here, and the dispatcher reports that C was not
-     * updated (no CPU can compute on device memory). */
-    if (!ts_routine_on_gpu(c->routine)) {
-        snprintf(why, why_len, "no GPU path for this routine");
-        return -1;
     }
     return gram_path(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
 }

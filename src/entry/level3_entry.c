@@ -35,10 +35,24 @@ static void real_scalar(ts_call *c, int i, const void *in)
         c->herk_scalars[i].z[0] = *(const double *)in, c->herk_scalars[i].z[1] = 0.0;
 }
 
-static void herk_scalars(ts_call *c, const void *alpha, const void *beta)
+/* A row-major HER2K, C = alpha A B^H + conj(alpha) B A^H + beta C, is on
+ * the transposed storage (A', B', C' the column-major views) C' = conj(alpha)
+ * A'^H B' + alpha B'^H A' + beta C': the column-major call with trans
+ * flipped and alpha conjugated (as CBLAS's reference implementation calls
+ * it).  The GPU computes from the descriptor; forwarding passes the call as
+ * received. */
+static void conj_scalar(ts_call *c, int i, const void *in)
 {
-    if (ts_routine_scalar_prec(c->routine) != c->prec) {
-        real_scalar(c, 0, alpha);
+    if (c->prec == TS_C)
+        c->herk_scalars[i].c[0] = ((const float *)in)[0], c->herk_scalars[i].c[1] = -((const float *)in)[1];
+    else
+        c->herk_scalars[i].z[0] = ((const double *)in)[0], c->herk_scalars[i].z[1] = -((const double *)in)[1];
+}
+
+static void herk_scalars(ts_call *c, const void *alpha, const void *beta, int conj_alpha)
+{
+    if (ts_routine_scalar_prec(c->routine) != c->prec || conj_alpha) {
+        (conj_alpha ? conj_scalar : real_scalar)(c, 0, alpha);
         c->alpha = &c->herk_scalars[0];
     }
     if (ts_routine_beta_prec(c->routine) != c->prec) {
@@ -49,16 +63,17 @@ static void herk_scalars(ts_call *c, const void *alpha, const void *beta)
 
 /* A SYRK or HERK described as its Gram GEMM (validation turns trans into
  * the GEMM's transposes); a SYR2K or HER2K as the same with B (b), the
- * GEMM op(A) op(B)^T whose flops are half of the routine's. */
+ * GEMM op(A) op(B)^T whose flops are half of the routine's; conj_alpha: a
+ * row-major HER2K's. */
 static void run_syrk(ts_routine r, char uplo, char trans, int64_t n, int64_t k, const void *alpha, const void *a,
                      int64_t lda, const void *b, int64_t ldb, const void *beta, void *cmat, int64_t ldc,
-                     const void *received)
+                     const void *received, int conj_alpha)
 {
     ts_call call;
     ts_call_init(&call, r, trans, trans, n, n, k, alpha, a, lda, b, ldb, beta, cmat, ldc);
     call.uplo = uplo;
     call.received = received;
-    herk_scalars(&call, alpha, beta);
+    herk_scalars(&call, alpha, beta, conj_alpha);
     ts_dispatch(&call);
 }
 
@@ -97,7 +112,7 @@ void ts_syrk_fortran(ts_routine r, const ts_syrk_f77_args *x)
     if (gate_forwarded(r, n, n, k, x->alpha, x))
         return;
     run_syrk(r, *x->uplo, *x->trans, n, k, x->alpha, x->a, ts_f77_dim(r, x->lda), x->b, ts_f77_dim(r, x->ldb),
-             x->beta, x->c, ts_f77_dim(r, x->ldc), x);
+             x->beta, x->c, ts_f77_dim(r, x->ldc), x, 0);
 }
 
 /* A Fortran call with a side (TRSM, TRMM, SYMM, HEMM): its m and n, and
@@ -170,7 +185,8 @@ void ts_syrk_cblas(ts_routine r, const ts_syrk_cblas_args *x)
     if (gate_forwarded(r, x->n, x->n, x->k, x->alpha, x))
         return;
     run_syrk(r, cblas_uplo(x->layout, x->uplo), cblas_syrk_trans(r, x->layout, x->trans), x->n, x->k, x->alpha, x->a,
-             x->lda, x->b, x->ldb, x->beta, x->c, x->ldc, x);
+             x->lda, x->b, x->ldb, x->beta, x->c, x->ldc, x,
+             ts_routine_args(r) == TS_ARGS_HER2K && x->layout == TS_CBLAS_ROW_MAJOR);
 }
 
 /* The side of a CBLAS call as the column-major call's: a row-major call's

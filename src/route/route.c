@@ -22,7 +22,7 @@ static void decide(ts_call *c, ts_decision d, const char *reason)
  * in the policy's order. */
 double ts_route_cpu_below(const ts_config *cfg, ts_routine r)
 {
-    if (cfg->mode == TS_MODE_CPU || cfg->disabled[r] || !ts_routine_on_gpu(r))
+    if (cfg->mode == TS_MODE_CPU || cfg->disabled[r])
         return INFINITY;
     return cfg->mode == TS_MODE_AUTO ? cfg->min_flops : 0.0;
 }
@@ -31,10 +31,7 @@ const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops
 {
     if (!(flops < ts_route_cpu_below(cfg, r)))
         return NULL;
-    return cfg->mode == TS_MODE_CPU ? "mode cpu"
-           : cfg->disabled[r]       ? "routine disabled"
-           : !ts_routine_on_gpu(r)  ? "no GPU path for this routine"
-                                    : "below TSSHIM_MIN_FLOPS";
+    return cfg->mode == TS_MODE_CPU ? "mode cpu" : cfg->disabled[r] ? "routine disabled" : "below TSSHIM_MIN_FLOPS";
 }
 
 const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg)

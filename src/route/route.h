@@ -64,19 +64,17 @@ ts_action ts_route_action(const ts_call *c);
 
 /* The reason a valid call whose operands are all host memory stays on the
  * CPU whatever the cost model says (scaling only, cpu mode, a disabled
- * routine, a routine without a GPU path, below TSSHIM_MIN_FLOPS in auto
- * mode), else NULL.  Needs the scalar
- * flags; not the class. */
+ * routine, below TSSHIM_MIN_FLOPS in auto mode), else NULL.  Needs the
+ * scalar flags; not the class. */
 const char *ts_route_host_cpu(const ts_call *c, const ts_config *cfg);
 
 /* The reasons of ts_route_host_cpu that need only the routine and the
- * flops (cpu mode, a disabled routine, no GPU path for it
- * (ts_routine_on_gpu), below TSSHIM_MIN_FLOPS), else NULL. */
+ * flops (cpu mode, a disabled routine, below TSSHIM_MIN_FLOPS), else NULL. */
 const char *ts_route_cpu_reason(const ts_config *cfg, ts_routine r, double flops);
 
 /* The flops below which ts_route_cpu_reason keeps a call of routine r on
- * the CPU: infinite in cpu mode, for a disabled routine or one without a
- * GPU path, 0 in gpu mode. */
+ * the CPU: infinite in cpu mode and for a disabled routine, 0 in gpu
+ * mode. */
 double ts_route_cpu_below(const ts_config *cfg, ts_routine r);
 
 /* Whether the call that earns the GPU's start (forgone savings, in every
