@@ -197,6 +197,22 @@ static inline int ts_call_on_device(const ts_call *c)
 
 static inline int ts_call_reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
 
+/* SYRK and HERK whose C the CPU can write take their Gram GEMM on the GPU
+ * and update the triangle on the host (src/dispatch/level3_gpu.c). */
+static inline int ts_call_gram_route(const ts_call *c)
+{
+    ts_args kind = ts_routine_args(c->routine);
+    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && !ts_residency_cpu_unreadable(c->res_c);
+}
+
+/* Host operands stream through the pipeline (slices, pinned staging, the
+ * operand cache) for GEMM and a skinny Gram route; the other level-3 calls
+ * move them in one round trip of pageable copies. */
+static inline int ts_call_pipelined(const ts_call *c)
+{
+    return ts_routine_args(c->routine) == TS_ARGS_GEMM || (ts_call_gram_route(c) && c->cls == TS_CLASS_TSMTTSM);
+}
+
 /* Devices the backend keeps per-device state for (context, staging,
  * kernel attributes); TSSHIM_DEVICE and device operands must be below. */
 #define TS_MAX_DEVICES 64

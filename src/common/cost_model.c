@@ -73,16 +73,23 @@ static void add_link(link_time *t, ts_residency r, double bytes, double staged_g
     }
 }
 
+/* Pageable host operands of the level-3 calls that do not stream through
+ * the pipeline cross in one round trip of cudaMemcpy2D: a 4M x 16 TRSM on
+ * host data moved its 1 GB at 8.5 GB/s (H200, docs/performance.md). */
+#define ROUND_TRIP_GBS 8.5
+
 /* The copies each way of what is not on the device already. */
 static void links(const ts_call *c, const ts_profile *p, link_time *in, link_time *out)
 {
     *in = *out = (link_time){ 0, 0, 0 };
+    const int piped = ts_call_pipelined(c);
+    const double up = piped ? p->h2d_staged_gbs : ROUND_TRIP_GBS, down = piped ? p->d2h_staged_gbs : ROUND_TRIP_GBS;
     /* Bytes the operand cache holds already do not cross. */
-    add_link(in, c->res_a, size_a(c) - c->resident[TS_OP_A], p->h2d_staged_gbs, p->h2d_pinned_gbs);
-    add_link(in, c->res_b, size_b(c) - c->resident[TS_OP_B], p->h2d_staged_gbs, p->h2d_pinned_gbs);
+    add_link(in, c->res_a, size_a(c) - c->resident[TS_OP_A], up, p->h2d_pinned_gbs);
+    add_link(in, c->res_b, size_b(c) - c->resident[TS_OP_B], up, p->h2d_pinned_gbs);
     if (!c->beta_zero)
-        add_link(in, c->res_c, size_c(c), p->h2d_staged_gbs, p->h2d_pinned_gbs);
-    add_link(out, c->res_c, size_c(c), p->d2h_staged_gbs, p->d2h_pinned_gbs);
+        add_link(in, c->res_c, size_c(c), up, p->h2d_pinned_gbs);
+    add_link(out, c->res_c, size_c(c), down, p->d2h_pinned_gbs);
 }
 
 double ts_call_staged_bytes(const ts_call *c, const ts_profile *p)
@@ -102,8 +109,10 @@ double ts_predict_gpu_seconds(const ts_call *c, const ts_profile *p)
     /* The kernel overlaps the copies.  DMA from pinned memory runs both
      * directions at once; pageable data in both directions shares the
      * packing threads, and how much the two overlap differs from host to
-     * host, so it has its own measured rate (docs/performance.md). */
-    double link = max2(in.pinned + in.staged, out.pinned + out.staged);
+     * host, so it has its own measured rate (docs/performance.md).  A round
+     * trip sends, computes, then returns. */
+    double link = ts_call_pipelined(c) ? max2(in.pinned + in.staged, out.pinned + out.staged)
+                                       : in.pinned + in.staged + out.pinned + out.staged;
     double both = in.staged > 0 && out.staged > 0 ? staged / (p->both_staged_gbs * 1e9) : 0;
     return max2(max2(link, both), max2(host, kernel)) + p->gpu_overhead_s;
 }

@@ -19,12 +19,6 @@
 #include "cpu/host_scale.h"
 #include "cache/operand_cache.h"
 
-static int gram_path(const ts_call *c)
-{
-    ts_args kind = ts_routine_args(c->routine);
-    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && !ts_residency_cpu_unreadable(c->res_c);
-}
-
 /* The trace names the GEMM path under the Gram route. */
 static const char *gram_name(const char *path)
 {
@@ -50,7 +44,7 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
     gemm.ldc = c->n;
     gemm.res_c = TS_MEM_HOST;
     int rc;
-    if (c->cls == TS_CLASS_TSMTTSM) {
+    if (ts_call_pipelined(c)) {
         gemm.routine = ts_gemm_routine(c->prec);
         gemm.uplo = 0;
         /* The GEMM's own operands go through the operand cache: A may be
@@ -86,5 +80,5 @@ int ts_level3_gpu(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
         c->gpu_path = "scale on host";
         return 0;
     }
-    return gram_path(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
+    return ts_call_gram_route(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
 }
