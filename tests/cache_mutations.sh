@@ -30,14 +30,19 @@ done
 # Under an MPI launcher the cache is off unless asked for (TSSHIM_CACHE=-1):
 # network cards and other ranks may write the memory unseen.
 # With the default TSSHIM_CACHE_MIN_MB (16) its 1-2 MiB operands are sent
-# every call: no copy is made.
+# every call: the only copies made are of its 128 MiB arrays (the concurrent
+# calls' case).
 min_log=$tap_tmp/shim.min.log
-env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 TSSHIM_LOG="$min_log" \
+env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=3 TSSHIM_LOG="$min_log" \
   "$abs_top_builddir/tests/cache_mutations" >"$tap_tmp/min.out" 2>&1
 status=$?
-made=$(sed -n 's/^tsshim: cache .* new=\([0-9][0-9]*\).*/\1/p' "$min_log" 2>/dev/null | tail -n 1)
-[ $status -eq 0 ] && [ "${made:-0}" -eq 0 ] && ! grep -q '^not ok' "$tap_tmp/min.out"
-tap_check $? "with the default TSSHIM_CACHE_MIN_MB (16) every result is right and no operand is cached (exit status $status, new=${made:-0})"
+sizes=$(sed -n 's/^tsshim: cache: new copy of .* (\([0-9][0-9]*\) bytes)$/\1/p' "$min_log" 2>/dev/null | sort -n | uniq -c |
+  awk '{ printf "%s%d x %d", (NR > 1 ? ", " : ""), $1, $2 }')
+small=$(sed -n 's/^tsshim: cache: new copy of .* (\([0-9][0-9]*\) bytes)$/\1/p' "$min_log" 2>/dev/null |
+  awk '$1 < 16777216' | wc -l)
+[ $status -eq 0 ] && [ "$small" -eq 0 ] && [ -n "$sizes" ] && ! grep -q '^not ok' "$tap_tmp/min.out"
+tap_check $? "with the default TSSHIM_CACHE_MIN_MB (16) every result is right and only operands of 16 MiB or more are" \
+  "cached (exit status $status; copies made: ${sizes:-none}; below 16 MiB: $small)"
 
 mpi_log=$tap_tmp/shim.mpi.log
 tap_relay "mode gpu, Open MPI rank" env LD_PRELOAD="$TSSHIM_PRELOAD" TSSHIM_MODE=gpu TSSHIM_VERBOSE=1 \
