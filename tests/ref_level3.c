@@ -145,11 +145,30 @@ static ref_cx sym_a(const ref_case *rc, const void *a, int i, int j)
     return conj_if(v, rc->op == REF_HEMM && !stored);
 }
 
+/* Element (i, j) of op(A) B (side L) or B op(A) (side R), where elem
+ * reads op(A) and B has leading dimension ldb; *size: the sum of the
+ * products' magnitudes, for the rounding bound. */
+typedef ref_cx a_elem_fn(const ref_case *rc, const void *a, int i, int j);
+static ref_cx side_product(const ref_case *rc, a_elem_fn *elem, const void *a, const void *b, int64_t ldb, int i, int j,
+                           long double *size)
+{
+    const int t = ref_trsm_order(rc), left = rc->side == 'L';
+    ref_cx s = { 0, 0 };
+    *size = 0;
+    for (int l = 0; l < t; l++) {
+        ref_cx x = left ? elem(rc, a, i, l) : ref_get(rc->prec, b, i + (int64_t)l * ldb);
+        ref_cx y = left ? ref_get(rc->prec, b, l + (int64_t)j * ldb) : elem(rc, a, l, j);
+        s = add(s, mul(x, y));
+        *size += mag(x) * mag(y);
+    }
+    return s;
+}
+
 /* SYMM and HEMM: C = alpha A B + beta C (side L) or alpha B A + beta C. */
 static void symm(const ref_case *rc, const void *a, const void *b, const void *c0, ref_cx *out, long double *bound)
 {
     const ts_prec p = rc->prec;
-    const int t = ref_trsm_order(rc), left = rc->side == 'L';
+    const int t = ref_trsm_order(rc);
     ref_cx alpha = { rc->alpha[0], rc->alpha[1] }, beta = { rc->beta[0], rc->beta[1] };
     const int scale_only = alpha.re == 0 && alpha.im == 0, beta_zero = beta.re == 0 && beta.im == 0;
     if (scale_only && beta.re == 1 && beta.im == 0)
@@ -159,12 +178,8 @@ static void symm(const ref_case *rc, const void *a, const void *b, const void *c
             int64_t at = i + (int64_t)j * rc->ldc;
             ref_cx c = ref_get(p, c0, at), s = { 0, 0 };
             long double size = 0;
-            for (int l = 0; !scale_only && l < t; l++) {
-                ref_cx x = left ? sym_a(rc, a, i, l) : ref_get(p, b, i + (int64_t)l * rc->ldb);
-                ref_cx y = left ? ref_get(p, b, l + (int64_t)j * rc->ldb) : sym_a(rc, a, l, j);
-                s = add(s, mul(x, y));
-                size += mag(x) * mag(y);
-            }
+            if (!scale_only)
+                s = side_product(rc, sym_a, a, b, rc->ldb, i, j, &size);
             out[at] = add(mul(alpha, s), beta_zero ? (ref_cx){ 0, 0 } : mul(beta, c));
             bound[at] = rounding(rc, t, mag(alpha) * size, beta_zero ? 0 : mag(beta) * mag(c));
         }
@@ -225,20 +240,15 @@ static void trsm(const ref_case *rc, const void *a, const void *c0, ref_cx *out,
  * without reading it. */
 static void trmm(const ref_case *rc, const void *a, const void *c0, ref_cx *out, long double *bound)
 {
-    const ts_prec p = rc->prec;
-    const int t = ref_trsm_order(rc), left = rc->side == 'L';
+    const int t = ref_trsm_order(rc);
     ref_cx alpha = { rc->alpha[0], rc->alpha[1] };
     const int zero = alpha.re == 0 && alpha.im == 0;
     for (int j = 0; j < rc->n; j++)
         for (int i = 0; i < rc->m; i++) {
             ref_cx s = { 0, 0 };
             long double size = 0;
-            for (int l = 0; !zero && l < t; l++) {
-                ref_cx x = left ? op_a(rc, a, i, l) : ref_get(p, c0, i + (int64_t)l * rc->ldc);
-                ref_cx y = left ? ref_get(p, c0, l + (int64_t)j * rc->ldc) : op_a(rc, a, l, j);
-                s = add(s, mul(x, y));
-                size += mag(x) * mag(y);
-            }
+            if (!zero)
+                s = side_product(rc, op_a, a, c0, rc->ldc, i, j, &size);
             int64_t at = i + (int64_t)j * rc->ldc;
             out[at] = mul(alpha, s);
             bound[at] = rounding(rc, t, mag(alpha) * size, 0);
