@@ -17,47 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <cuda_runtime_api.h>
+#include "bench_util.h"
 
 typedef void gemm_fn(const char *, const char *, const int *, const int *, const int *, const void *,
                      const void *, const int *, const void *, const int *, const void *, void *, const int *,
                      size_t, size_t);
 gemm_fn sgemm_, dgemm_, zgemm_;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The pinned link's rate each way, GB/s: the best of 5 copies of 32 MB. */
-static void link_rates(double *h2d, double *d2h)
-{
-    size_t bytes = (size_t)32 << 20;
-    void *host, *dev;
-    *h2d = *d2h = 0;
-    if (cudaMallocHost(&host, bytes) || cudaMalloc(&dev, bytes))
-        return;
-    memset(host, 1, bytes);
-    for (int dir = 0; dir < 2; dir++) {
-        double best = 1e30;
-        for (int i = 0; i < 5; i++) {
-            double t0 = now();
-            if (dir == 0)
-                cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
-            else
-                cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
-            double t = now() - t0;
-            best = t < best ? t : best;
-        }
-        *(dir == 0 ? h2d : d2h) = (double)bytes / best * 1e-9;
-    }
-    cudaFree(dev);
-    cudaFreeHost(host);
-}
 
 typedef struct {
     const char *cls;   /* gram, tsmm, tsm2 */
@@ -66,27 +32,6 @@ typedef struct {
 } shape;
 
 static size_t elem(char p) { return p == 's' ? 4 : p == 'd' ? 8 : 16; }
-
-/* Rewrites every element (times 2 or 1/2 in turn, exactly): what an
- * iterative method does to its blocks between calls. */
-static void rewrite(void *x, size_t bytes, char p, int round)
-{
-    if (p == 's') {
-        float f = round & 1 ? 0.5f : 2.0f, *v = x;
-        for (size_t i = 0; i < bytes / 4; i++)
-            v[i] *= f;
-    } else {
-        double f = round & 1 ? 0.5 : 2.0, *v = x;
-        for (size_t i = 0; i < bytes / 8; i++)
-            v[i] *= f;
-    }
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 enum { WARM = 3, TIMED = 15, W = 16 };
 
@@ -134,17 +79,17 @@ static void run(const shape *s, double h2d, double d2h)
     gemm_fn *gemm = s->prec == 's' ? sgemm_ : s->prec == 'd' ? dgemm_ : zgemm_;
     double t[TIMED];
     for (int i = 0; i < WARM + TIMED; i++) {
-        rewrite(a, a_bytes, s->prec, i);
-        rewrite(b, b_bytes, s->prec, i);
-        double t0 = now();
+        bench_rewrite(a, a_bytes, s->prec == 's', i);
+        bench_rewrite(b, b_bytes, s->prec == 's', i);
+        double t0 = bench_now();
         gemm(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
         if (i >= WARM)
-            t[i - WARM] = now() - t0;
+            t[i - WARM] = bench_now() - t0;
     }
-    qsort(t, TIMED, sizeof t[0], cmp);
-    double bound = h2d > 0 && d2h > 0 ? ((double)(a_bytes + b_bytes) / h2d + (double)c_bytes / d2h) * 1e-3 : 0;
+    double median = bench_median(t, TIMED);
+    double bound = bench_link_us((double)(a_bytes + b_bytes), (double)c_bytes, h2d, d2h);
     printf("%s_%c_%zumb,%zu,%.1f,%.1f,%.1f,%.1f\n", s->cls, s->prec, (a_bytes + (1 << 19)) >> 20, a_bytes + b_bytes + c_bytes,
-           t[TIMED / 2] * 1e6, bound, h2d, d2h);
+           median * 1e6, bound, h2d, d2h);
     fflush(stdout);
     free(a);
     free(b);
@@ -155,7 +100,7 @@ int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : "";
     double h2d, d2h;
-    link_rates(&h2d, &d2h);
+    bench_link_rates(&h2d, &d2h);
     printf("case,bytes,us,bound_us,h2d_gbs,d2h_gbs\n");
     static const char *const classes[] = { "gram", "tsmm", "tsm2" };
     static const char precs[] = { 's', 'd', 'z' };

@@ -10,11 +10,12 @@ bench_bench_kernels_LDFLAGS = $(CUDA_LDFLAGS)
 endif
 EXTRA_DIST += bench/run-kernels-gpu.sh bench/run-gpu-host.sh bench/run-split.sh
 
-# bench/bench_level3_gpu: dsyrk_ and dtrsm_ on device data through the shim
-# against cuBLAS and the HBM roofline (run with LD_PRELOAD of the shim).
+# bench/bench_level3_gpu: dsyrk_, dtrsm_, dtrmm_, dsymm_ and dsyr2k_ on
+# device data through the shim against cuBLAS and the HBM roofline (run with
+# LD_PRELOAD of the shim).
 if HAVE_CUDA
 noinst_PROGRAMS += bench/bench_level3_gpu
-bench_bench_level3_gpu_SOURCES = bench/bench_level3_gpu.c
+bench_bench_level3_gpu_SOURCES = bench/bench_level3_gpu.c bench/bench_util.c bench/bench_util.h
 bench_bench_level3_gpu_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_level3_gpu_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 bench_bench_level3_gpu_LDADD = $(BLAS_LIBS) -lcublas -lcudart -ldl
@@ -25,12 +26,30 @@ endif
 # in auto mode, and writes the joined CSV.
 if HAVE_CUDA
 noinst_PROGRAMS += bench/bench_midsize
-bench_bench_midsize_SOURCES = bench/bench_midsize.c
+bench_bench_midsize_SOURCES = bench/bench_midsize.c bench/bench_util.c bench/bench_util.h
 bench_bench_midsize_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_midsize_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 bench_bench_midsize_LDADD = $(BLAS_LIBS) -lcudart
 endif
 EXTRA_DIST += bench/run-midsize.sh
+
+# bench/bench_level3_host: TRSM, TRMM, SYR2K and SYMM on host data, tall and
+# skinny and square, against their bytes at the pinned link rate, each
+# checked against OpenBLAS called directly (tests/ref_blas.c, hence
+# HAVE_OPENBLAS); bench/run-level3-host.sh runs it plain, forced to the GPU
+# and in auto mode, and writes the joined CSV.  It finds the routines by
+# name (dlsym): --no-as-needed keeps the BLAS, to which no symbol refers.
+if HAVE_CUDA
+if HAVE_OPENBLAS
+noinst_PROGRAMS += bench/bench_level3_host
+bench_bench_level3_host_SOURCES = bench/bench_level3_host.c bench/bench_util.c bench/bench_util.h tests/ref_blas.c \
+	tests/ref_blas.h
+bench_bench_level3_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CUDA_CPPFLAGS)
+bench_bench_level3_host_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS) -Wl,--no-as-needed
+bench_bench_level3_host_LDADD = $(BLAS_LIBS) -lcudart -ldl -lm
+endif
+endif
+EXTRA_DIST += bench/run-level3-host.sh
 
 # bench/bench_forward: the shim's cost on a forwarded 8x8x8 dgemm_ against the
 # CPU BLAS alone; `bench/bench_forward .libs/libtsshim.so` runs both.

@@ -18,8 +18,8 @@
 #   run-gpu-host.sh split   that benchmark alone (the normal tree built
 #                           first when the machine no longer has it)
 #   run-gpu-host.sh measure device 0 alone (CUDA_VISIBLE_DEVICES), OpenBLAS
-#                           on 16 threads (OPENBLAS_NUM_THREADS): SYRK and
-#                           TRSM on device data (bench_level3_gpu), a
+#                           on 16 threads (OPENBLAS_NUM_THREADS): level-3
+#                           routines on device data (bench_level3_gpu), a
 #                           calibration, the end-to-end benchmark's reuse,
 #                           chain and program cases and the call cases
 #                           named by TSSHIM_MEASURE_CASES, the reuse cases
