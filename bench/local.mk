@@ -31,7 +31,7 @@ bench_bench_midsize_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 bench_bench_midsize_LDFLAGS = $(AM_LDFLAGS) $(CUDA_LDFLAGS)
 bench_bench_midsize_LDADD = $(BLAS_LIBS) -lcudart
 endif
-EXTRA_DIST += bench/run-midsize.sh
+EXTRA_DIST += bench/run-midsize.sh bench/three-ways.sh
 
 # bench/bench_level3_host: TRSM, TRMM, SYR2K and SYMM on host data, tall and
 # skinny and square, against their bytes at the pinned link rate, each

@@ -9,12 +9,8 @@
 set -eu
 bench=$1 csv=$2
 shift 2
-lib=${TSSHIM_LIB:?TSSHIM_LIB names libtsshim.so}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$bench" "$@" >"$tmp/cpu"
-LD_PRELOAD="$lib" TSSHIM_MODE=gpu "$bench" "$@" >"$tmp/gpu"
-LD_PRELOAD="$lib" TSSHIM_MODE=auto "$bench" "$@" >"$tmp/auto"
+. "$(dirname "$0")/three-ways.sh"
+three_ways "$bench" "$@"
 awk -F, 'FILENAME == ARGV[1] && FNR > 1 { cpu[$1] = $3 }
          FILENAME == ARGV[2] && FNR > 1 { auto[$1] = $3 }
          FILENAME == ARGV[3] && FNR == 1 { print "case,bytes,cpu_us,gpu_us,auto_us,bound_us" }

@@ -6,12 +6,8 @@
 #   TSSHIM_LIB=.libs/libtsshim.so run-midsize.sh BENCH_MIDSIZE OUT.csv [FILTER]
 set -eu
 bench=$1 csv=$2 filter=${3:-}
-lib=${TSSHIM_LIB:?TSSHIM_LIB names libtsshim.so}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$bench" "$filter" >"$tmp/cpu"
-LD_PRELOAD="$lib" TSSHIM_MODE=gpu "$bench" "$filter" >"$tmp/gpu"
-LD_PRELOAD="$lib" TSSHIM_MODE=auto "$bench" "$filter" >"$tmp/auto"
+. "$(dirname "$0")/three-ways.sh"
+three_ways "$bench" "$filter"
 awk -F, 'FILENAME == ARGV[1] && FNR > 1 { cpu[$1] = $3 }
          FILENAME == ARGV[2] && FNR > 1 { auto[$1] = $3 }
          FILENAME == ARGV[3] && FNR == 1 { print "case,bytes,gpu_us,bound_us,cpu_us,auto_us,target_us" }
