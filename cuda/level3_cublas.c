@@ -305,23 +305,21 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
 int ts_gpu_level3(ts_call *c, const ts_config *cfg, char *why, size_t why_len)
 {
     double t0 = ts_now();
-    int prev = -1, dev = c->device >= 0 ? c->device : ts_gpu_home;
+    int dev = c->device >= 0 ? c->device : ts_gpu_home;
     const char *path = "cublas";
     why[0] = 0;
-    cudaError_t err = cudaGetDevice(&prev);
-    if (!err && prev != dev)
-        err = cudaSetDevice(dev);
+    ts_device_scope scope = ts_device_enter(dev);
+    cudaError_t err = scope.err;
     ts_gpu_context *ctx = err ? NULL : ts_gpu_context_get(dev, &err);
     if (ctx)
         err = run(c, ctx, cfg, &path, why, why_len);
-    if (prev >= 0 && prev != dev)
-        cudaSetDevice(prev);
+    /* Also clears a non-sticky error, so that the next call starts clean. */
+    ts_device_leave(scope);
     c->gpu_path = path;
     c->gpu_seconds = ts_now() - t0;
     if (!err)
         return 0;
     if (!why[0])
         snprintf(why, why_len, "%s", cudaGetErrorString(err));
-    cudaGetLastError(); /* clear a non-sticky error so the next call starts clean */
     return -1;
 }

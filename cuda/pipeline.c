@@ -662,9 +662,10 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     double t_sync = ts_now();
     cudaError_t e = release(&p);
     err = err ? err : e;
-    p.t.release = ts_now() - t_sync;
-    p.t.wait[WAIT_END] += ts_now() - t_sync;
-    p.t.wall = ts_now() - t_run;
+    const double t_end = ts_now();
+    p.t.release = t_end - t_sync;
+    p.t.wait[WAIT_END] += p.t.release;
+    p.t.wall = t_end - t_run;
     if (cfg->verbose >= 3)
         report(&p);
 
