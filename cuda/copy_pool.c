@@ -19,9 +19,11 @@ enum { THREADS_PER_DEVICE = 16, MAX_PARTS = 64 };
  * mid-size call's piece) is spread over several threads. */
 #define PART_BYTES ((size_t)64 << 10)
 
-/* Below this a synchronous copy runs on the calling thread: waking the pool
- * costs more. */
-#define SERIAL_BYTES ((size_t)256 << 10)
+/* Jobs below this are copied by the thread that submits them: waking the
+ * pool costs more, and in a busy program (a SciPy one, where two OpenBLAS
+ * thread pools spin between calls) a worker that claimed a part can be
+ * descheduled for a time slice while the caller waits for it. */
+#define SERIAL_BYTES ((size_t)1 << 20)
 
 static struct {
     pthread_mutex_t lock;
@@ -247,9 +249,10 @@ static void describe(ts_copy_job *j, void *dst, size_t dld, const void *src, siz
     atomic_store(&j->busy_ns, 0);
 }
 
-/* Without threads (none could be started) the submitter copies it. */
+/* Small jobs, or without threads (none could be started): the submitter copies it. */
 static void run_inline(ts_copy_job *j)
 {
+    j->parts = 1;
     long long t0 = now_ns();
     copy_part(j, 0, 1);
     atomic_store(&j->busy_ns, now_ns() - t0);
@@ -261,7 +264,7 @@ void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size
 {
     int threads = ts_copy_threads(); /* started before the job is cut in parts for them */
     describe(j, dst, dld, src, sld, rows, cols, elem);
-    if (threads == 0) {
+    if (threads == 0 || rows * cols * elem < SERIAL_BYTES) {
         run_inline(j);
         return;
     }
@@ -318,11 +321,6 @@ void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows,
 {
     ts_copy_job j;
     memset(&j, 0, sizeof j);
-    if (rows * cols * elem < SERIAL_BYTES) {
-        describe(&j, dst, dld, src, sld, rows, cols, elem);
-        run_inline(&j);
-        return;
-    }
     ts_copy_submit(&j, dst, dld, src, sld, rows, cols, elem);
     ts_copy_finish(&j);
 }

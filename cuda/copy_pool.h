@@ -26,7 +26,8 @@ typedef struct ts_copy_job {
 } ts_copy_job;
 
 /* Queues the copy of a rows x cols matrix of elem-byte elements from src
- * (leading dimension sld, in elements) to dst (leading dimension dld). */
+ * (leading dimension sld, in elements) to dst (leading dimension dld); a
+ * copy under 1 MB is made before it returns, on the calling thread. */
 void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
                     size_t elem);
 
@@ -53,8 +54,7 @@ void ts_copy_finish(ts_copy_job *j);
  * short while before sleeping again. */
 void ts_copy_wake(void);
 
-/* Synchronous ts_copy_submit: returns when the copy is done (small copies
- * run on the calling thread).  Thread-safe. */
+/* Synchronous ts_copy_submit: returns when the copy is done.  Thread-safe. */
 void ts_copy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols, size_t elem);
 
 /* Threads of the pool: min(16, online cores - 1), at least 1, until

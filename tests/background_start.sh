@@ -8,8 +8,9 @@
 #   TSSHIM_BACKGROUND_START=0, or while the calls forwent less than the
 #   start's cost (the built-in gpu_start_s): the start ledger keeps the call
 #   on the CPU.
-# - With a start that costs nothing (a profile with gpu_start_s 1e-9), the
-#   call begins the start ("gpu starting"): it loads the CUDA libraries
+# - With a cheap start (a profile with gpu_start_s 0.001, an eighth of which
+#   the call forgoes, less than the whole), the call begins the start in
+#   the background ("gpu starting"): it loads the CUDA libraries
 #   and a thread of the shim's starts the device.  A program that ends while
 #   the start runs (returning from main, exit(), exit() from the calling
 #   thread, exit() from a thread that made no BLAS call; RUNS runs each, 0 to
@@ -27,16 +28,18 @@
 # - On a GPU host, after a second of CPU work the program's later calls are
 #   offloaded (the exit report's offloaded > 0); a program whose one large
 #   call follows a second of CPU work runs it on the GPU with the start at
-#   load, and on the CPU with the start on the call; with factor 0
+#   load, and with the start on the call, which waits for it; with factor 0
 #   remembered it runs on the GPU and the run's verdict is saved.
 . "$abs_top_srcdir/tests/tap-functions.sh"
 . "$abs_top_srcdir/tests/tap-programs.sh"
 prog=$abs_top_builddir/tests/background_start
 runs=${TSSHIM_BACKGROUND_RUNS:-30}
 
-# A start that costs nothing: the first call the model sends to the GPU
-# earns it (with the built-in cost a 512 GEMM forgoes too little).
-echo 'gpu_start_s 1e-9' >"$tap_tmp/quick.profile"
+# A start of 1 ms: the first call the model sends to the GPU, a 512 GEMM
+# forgoing about 0.25 ms, earns a background start (an eighth of the price)
+# but saves less than the whole start, so it stays on the CPU (with the
+# built-in cost it forgoes too little).
+echo 'gpu_start_s 0.001' >"$tap_tmp/quick.profile"
 
 # shim VAR=VALUE... PROGRAM ARGS: runs under the shim in auto mode.
 shim() {
@@ -191,7 +194,8 @@ tap_check $? "the start is hidden: after a second of CPU work the calls are offl
 
 # A short program whose one large call follows a second of CPU work (an R
 # session's one product): with the start at load that call runs on the GPU;
-# started by the call itself (the default), it stays on the CPU.
+# started by the call itself (the default), it runs there too, waiting for
+# the start, since it saves more than the whole start.
 for start in 2 1; do
   shim TSSHIM_BACKGROUND_START=$start TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/prelude.$start" "$prog" prelude \
     >"$tap_tmp/out" 2>"$tap_tmp/err"
@@ -200,9 +204,9 @@ for start in 2 1; do
   grep 'dgemm_ NN m=4096 ' "$tap_tmp/prelude.$start" | sed 's/^/# start '"$start"': /'
 done
 [ "$status_2" -eq 0 ] && [ "$status_1" -eq 0 ] && grep -q 'dgemm_ NN m=4096 .* run=gpu' "$tap_tmp/prelude.2" &&
-  grep -q 'dgemm_ NN m=4096 .* run=cpu (gpu starting)' "$tap_tmp/prelude.1"
+  grep -q 'dgemm_ NN m=4096 .* run=gpu (cost model: gpu faster, start repaid)' "$tap_tmp/prelude.1"
 tap_check $? "a short program's one large call after a second of CPU work: on the GPU with the start at load," \
-  "on the CPU (gpu starting) with the start on that call"
+  "and with the start on that call, which waits for it"
 
 # The same program with factor 0 remembered: its call runs on the GPU, and
 # at exit the run's verdict (0, or 2 where the one call saved less than the

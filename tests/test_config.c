@@ -20,7 +20,7 @@ int main(void)
     ts_config c;
     tap_ok(load_config(&c, NULL, NULL) == 0, "defaults load without rejections");
     tap_ok(c.mode == TS_MODE_AUTO && c.min_long == 2048 && c.max_skinny == 64 && c.verbose == 0 &&
-               c.staging_mb == 256 && c.margin == 1.1 && c.min_flops == 1e8 && !c.log_path[0],
+               c.staging_mb == 256 && c.margin == 1.1 && c.min_flops == 1e7 && !c.log_path[0],
            "default values");
     tap_ok(!c.disabled[TS_S] && !c.disabled[TS_D] && !c.disabled[TS_C] && !c.disabled[TS_Z], "nothing disabled by default");
 
@@ -40,7 +40,7 @@ int main(void)
     static const char *const env_bad[] = { "TSSHIM_MODE", "fast", "TSSHIM_VERBOSE", "9", "TSSHIM_MAX_SKINNY",
                                            "12x", "TSSHIM_DISABLE", "dgemv", "TSSHIM_MIN_FLOPS", "-1", NULL };
     tap_ok(load_config(&c, env_bad, NULL) == 5, "five bad values rejected");
-    tap_ok(c.mode == TS_MODE_AUTO && c.verbose == 0 && c.max_skinny == 64 && !c.disabled[TS_D] && c.min_flops == 1e8,
+    tap_ok(c.mode == TS_MODE_AUTO && c.verbose == 0 && c.max_skinny == 64 && !c.disabled[TS_D] && c.min_flops == 1e7,
            "rejected values keep their defaults");
 
     char path[] = "/tmp/tsshim-config-XXXXXX";

@@ -9,6 +9,7 @@
 #include "common/cost_model.h"
 #include "entry/gemm_entry.h"
 #include "learn/learned_rates.h"
+#include "learn/program_memory.h"
 #include "route/route.h"
 #include "backend/gpu_backend.h"
 #include "common/mpi_launcher.h"
@@ -235,6 +236,40 @@ static void check_level3_routing(const ts_profile *prof)
     tap_ok(tall_ok, "a 4M x 16 right-side TRSM and TRMM: the CPU on pageable data (one round trip), the GPU on pinned");
 }
 
+/* The start ledger (nothing else in this program adds to it): a
+ * background start is earned by an eighth of the start's price in forgone
+ * savings, a start on the call by all of it; a call that saves more than
+ * the whole start runs on the GPU, waiting for it. */
+static void check_start_ledger(const ts_config *auto_cfg, const ts_profile *prof)
+{
+    static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
+    const double price = ts_program_start_price(prof);
+    ts_config fg = *auto_cfg;
+    fg.background_start = 0;
+    ts_route_facts idle = { .devices = 1, .sharers = 1 }, starting = idle;
+    starting.gpu_starting = 1;
+    ts_call small = call(TS_D, 4096, 16, 4096, one, zero), big = small, s2, s3, fg_call, b1, b2;
+    small.predicted_gpu_s = 0.01;
+    small.predicted_cpu_s = 0.01 + price / 12;
+    big.predicted_gpu_s = 0.01;
+    big.predicted_cpu_s = 0.02 + price;
+    s2 = s3 = fg_call = small;
+    b1 = b2 = big;
+    ts_start first = ts_route_start(&small, auto_cfg, prof, &idle);
+    ts_start second = ts_route_start(&s2, auto_cfg, prof, &idle);
+    ts_start foreground = ts_route_start(&fg_call, &fg, prof, &idle);
+    ts_start during = ts_route_start(&s3, auto_cfg, prof, &starting);
+    ts_start waits = ts_route_start(&b1, auto_cfg, prof, &starting);
+    ts_start on_call = ts_route_start(&b2, auto_cfg, prof, &idle);
+    tap_ok(first == TS_START_NONE && second == TS_START_BACKGROUND && foreground == TS_START_NONE &&
+               during == TS_START_NONE && s3.decision == TS_RUN_CPU && !strcmp(s3.reason, "gpu starting") &&
+               waits == TS_START_NONE && b1.decision == TS_RUN_GPU &&
+               !strcmp(b1.reason, "cost model: gpu faster by more than its start") && on_call == TS_START_ON_CALL &&
+               b2.decision == TS_RUN_GPU,
+           "start ledger: a background start at an eighth of the price forgone, a start on the call at all of it; "
+           "a call saving more than the whole start waits for it on the GPU");
+}
+
 int main(void)
 {
     static const double one[2] = { 1, 0 }, zero[2] = { 0, 0 }, two[2] = { 2, 0 };
@@ -453,6 +488,7 @@ int main(void)
     bg_ok &= !ts_route_background_start(&bg, 1);
     tap_ok(bg_ok, "background start: auto mode with TSSHIM_BACKGROUND_START=1 and a device only");
 
+    check_start_ledger(&start_cfg, prof);
     check_level3_routing(&ts_profile_defaults);
     check_level3_gpu_side();
     tap_ok(ts_call_flops(&z) == 8.0 * 4096.0 * 4096.0 * 4096.0, "complex flops count 8 per multiply-add");

@@ -96,8 +96,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # defaults bring (docs/performance.md).
 candidates() {
     case $1 in
-        subspace_*) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_MIN_FLOPS=1e7;TSSHIM_HUGE_PAGES=0;TSSHIM_MODE=gpu TSSHIM_CACHE_MIN_MB=1' ;;
-        lobpcg) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_MIN_FLOPS=1e7;TSSHIM_MIN_FLOPS=1e6;TSSHIM_MODE=gpu TSSHIM_CACHE_MIN_MB=1' ;;
+        subspace_*) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_HUGE_PAGES=0;TSSHIM_MODE=gpu TSSHIM_CACHE_MIN_MB=1' ;;
+        lobpcg) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_MIN_FLOPS=1e6;TSSHIM_MODE=gpu;TSSHIM_MIN_FLOPS=1e6 OPENBLAS_THREAD_TIMEOUT=4' ;;
         tall_skinny) echo 'TSSHIM_BACKGROUND_START=2' ;;
         late_product) echo 'TSSHIM_BACKGROUND_START=2;TSSHIM_BACKGROUND_START=0' ;;
         cholqr2) echo 'TSSHIM_BACKGROUND_START=2' ;;

@@ -37,14 +37,16 @@ void ts_learned_record(ts_side s, const ts_call *c, double predicted, double mea
     if (!(predicted > 0) || !(measured > 0))
         return;
     /* One outlier (a page fault storm, a preempted thread) moves the factor
-     * at most 16x; the first samples count fully, later ones a quarter, so
-     * a change of machine state shows within a few calls. */
-    double x = log(measured / predicted);
-    x = x > log(16.0) ? log(16.0) : x < -log(16.0) ? -log(16.0) : x;
+     * at most 16x from where it was, however far off it is; the first
+     * samples count fully, later ones a quarter, so a change of machine
+     * state shows within a few calls. */
     cell *e = cell_of(s, c);
+    double old = atomic_load_explicit(&e->log_factor, memory_order_relaxed);
+    double x = log(measured / predicted), step = log(16.0), most = log(TS_LEARNED_MAX);
+    x = x > old + step ? old + step : x < old - step ? old - step : x;
+    x = x > most ? most : x < -most ? -most : x;
     int n = atomic_load_explicit(&e->samples, memory_order_relaxed);
     double w = n < 3 ? 1.0 / (n + 1) : 0.25;
-    double old = atomic_load_explicit(&e->log_factor, memory_order_relaxed);
     atomic_store_explicit(&e->log_factor, old + w * (x - old), memory_order_relaxed);
     if (n < MAX_SAMPLES)
         atomic_store_explicit(&e->samples, n + 1, memory_order_relaxed);

@@ -21,6 +21,11 @@ int ts_learned_samples(ts_side s, const ts_call *c);
  * predicted `predicted`. */
 void ts_learned_record(ts_side s, const ts_call *c, double predicted, double measured);
 
+/* A factor stays within [1/TS_LEARNED_MAX, TS_LEARNED_MAX]: OpenBLAS on
+ * narrow shapes runs 30-70x slower than its calibrated rate, so a bound
+ * much tighter than that would leave the model blind to it. */
+#define TS_LEARNED_MAX 1024.0
+
 /* The cells one by one, for the profile file (learned_store.c): sizes in
  * TS_LEARNED_BUCKETS buckets of a factor of 4 in bytes moved, from 4 KB. */
 enum { TS_LEARNED_BUCKETS = 16 };

@@ -43,7 +43,7 @@ static int parse_line(const char *line, size_t len, cell_id *id, double *factor,
     if (!len || line[len - 1] != '\n' || sscanf(line, " %63s %lf %lf %1s", name, factor, &n, rest) != 3 ||
         parse_name(name, id))
         return -1;
-    if (!(*factor >= 1.0 / 16 && *factor <= 16) || !(n >= 1 && n <= INT_MAX) || n != (double)(int)n)
+    if (!(*factor >= 1.0 / TS_LEARNED_MAX && *factor <= TS_LEARNED_MAX) || !(n >= 1 && n <= INT_MAX) || n != (double)(int)n)
         return -1;
     *samples = (int)n;
     return 0;

@@ -11,7 +11,7 @@
 
 /* Sets the cells the file names with valid values; returns how many, or
  * -1 when the file cannot be read.  A line with anything wrong (unknown
- * cell, a factor outside [1/16, 16], no final newline) is skipped. */
+ * cell, a factor outside [1/TS_LEARNED_MAX, TS_LEARNED_MAX], no final newline) is skipped. */
 int ts_learned_load(const char *path);
 
 /* Merges into the file the cells this process measured (they replace the

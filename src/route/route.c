@@ -101,9 +101,15 @@ int ts_route_model(ts_call *c, const ts_config *cfg, const ts_profile *prof, con
  * at most about twice the better choice in hindsight). */
 static _Atomic double forgone;
 
-static int start_earned(const ts_call *c, const ts_profile *prof)
+/* A start on a thread of its own costs the program what that thread takes
+ * of the CPU meanwhile and, only when it ends during the start, its exit's
+ * wait: a fraction of a start on the call, so it begins sooner, while the
+ * calls still run on the CPU. */
+#define BACKGROUND_PRICE_SHARE 0.125
+
+static int start_earned(const ts_call *c, const ts_profile *prof, int background)
 {
-    const double price = ts_program_start_price(prof);
+    const double price = ts_program_start_price(prof) * (background ? BACKGROUND_PRICE_SHARE : 1.0);
     double before = atomic_load_explicit(&forgone, memory_order_relaxed);
     while (before < price &&
            !atomic_compare_exchange_weak_explicit(&forgone, &before, before + c->predicted_cpu_s - c->predicted_gpu_s,
@@ -112,16 +118,27 @@ static int start_earned(const ts_call *c, const ts_profile *prof)
     return before + c->predicted_cpu_s - c->predicted_gpu_s >= price;
 }
 
+/* A call predicted to save more than the whole start even when it waits for
+ * it (one large product after a program's CPU work) runs on the GPU and
+ * waits, rather than on the CPU while the start runs beside it. */
+static int worth_waiting(const ts_call *c, const ts_profile *prof)
+{
+    return c->predicted_cpu_s > c->predicted_gpu_s + ts_program_start_price(prof);
+}
+
 ts_start ts_route_start(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f)
 {
-    int background = ts_route_background_start(cfg, f->devices);
+    int background = ts_route_background_start(cfg, f->devices), wait = worth_waiting(c, prof);
     if (background && f->gpu_starting) {
-        decide(c, TS_RUN_CPU, "gpu starting");
+        if (wait)
+            decide(c, TS_RUN_GPU, "cost model: gpu faster by more than its start");
+        else
+            decide(c, TS_RUN_CPU, "gpu starting");
         return TS_START_NONE;
     }
-    if (!start_earned(c, prof))
+    if (!start_earned(c, prof, background))
         return TS_START_NONE;
-    if (background)
+    if (background && !wait)
         return TS_START_BACKGROUND;
     decide(c, TS_RUN_GPU, "cost model: gpu faster, start repaid");
     return TS_START_ON_CALL;

@@ -44,15 +44,18 @@ int ts_route_place(ts_call *c, const ts_config *cfg, const ts_route_facts *f);
 int ts_route_model(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f);
 
 /* A call the model sends to a GPU that is not started.  A start under way
- * (at load, or begun by an earlier call) keeps it on the CPU.  Otherwise it
- * adds its forgone savings to the start ledger (a rent-or-buy rule: a short
- * program never pays for a start it cannot earn back), and the call that
- * earns the start begins it: in the background where it can
- * (TS_START_BACKGROUND: the dispatcher begins it and reports with
- * ts_route_started; every call stays on the CPU until it is done), else on
- * the call's own thread (TS_START_ON_CALL, decided GPU).  A background start
- * is not free either: it slows the program's concurrent CPU BLAS calls
- * (docs/performance.md). */
+ * (at load, or begun by an earlier call) keeps it on the CPU, unless it
+ * saves more than the whole start: then it runs on the GPU, waiting for
+ * the start.  Otherwise it adds its forgone savings to the start ledger (a
+ * rent-or-buy rule: a short program never pays for a start it cannot earn
+ * back), and the call that earns the start begins it: in the background
+ * where it can (TS_START_BACKGROUND: the dispatcher begins it and reports
+ * with ts_route_started; calls stay on the CPU until it is done), where the
+ * ledger's price is an eighth of the start's, since the program keeps
+ * running meanwhile; else, or when the call saves more than the whole
+ * start, on the call's own thread (TS_START_ON_CALL, decided GPU).  A
+ * background start is not free either: it slows the program's concurrent
+ * CPU BLAS calls (docs/performance.md). */
 typedef enum { TS_START_NONE, TS_START_BACKGROUND, TS_START_ON_CALL } ts_start;
 ts_start ts_route_start(ts_call *c, const ts_config *cfg, const ts_profile *prof, const ts_route_facts *f);
 

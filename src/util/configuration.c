@@ -21,7 +21,7 @@ const ts_config_key ts_config_keys[] = {
     KEY_STR("TSSHIM_CPU_BLAS", "", cpu_blas),
     KEY_NUM("TSSHIM_MIN_LONG", "2048", TS_KEY_INT, min_long, 1, 1e18),
     KEY_NUM("TSSHIM_MAX_SKINNY", "64", TS_KEY_INT, max_skinny, 1, 1e18),
-    KEY_NUM("TSSHIM_MIN_FLOPS", "1e8", TS_KEY_DOUBLE, min_flops, 0, 1e30),
+    KEY_NUM("TSSHIM_MIN_FLOPS", "1e7", TS_KEY_DOUBLE, min_flops, 0, 1e30),
     KEY_NUM("TSSHIM_MARGIN", "1.1", TS_KEY_DOUBLE, margin, 0, 1e6),
     { "TSSHIM_DISABLE", "", TS_KEY_ROUTINES, offsetof(ts_config, disabled), 0, 0, 0 },
     KEY_NUM("TSSHIM_DEVICE", "-1", TS_KEY_INT, device, -1, TS_MAX_DEVICES - 1),
