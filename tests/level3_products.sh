@@ -4,7 +4,8 @@
 # directly and the reference in C (tests/level3_products.c): in cpu and auto
 # mode, where these small calls are forwarded (or answered by the shim's
 # quick returns and C = beta C), and in gpu mode where a CUDA device is
-# usable (cuBLAS computes them: within rounding).  The exit report must
+# usable (cuBLAS computes them: within rounding; skinny SYR2K and HER2K also
+# through the Gram route).  The exit report must
 # count each routine's calls, none offloaded in cpu and auto mode, some and
 # none fallen back in gpu mode; the trace must say where each call ran and
 # why.
@@ -34,6 +35,24 @@ if have_gpu; then
   run_mode gpu
 else
   tap_skip_point "mode gpu: no CUDA device"
+fi
+
+# Skinny SYR2K and HER2K (n skinny, k long: TSSHIM_MIN_LONG=2 makes most
+# of these shapes so) in gpu mode: one Gram GEMM on the GPU and the triangle
+# updated on the host; SYMM and HEMM with a skinny symmetric side: the GEMM
+# of B with A's full matrix.  Within rounding of the reference.
+if [ $gpu = yes ]; then
+  for api in fortran cblas; do
+    tap_relay "mode gpu, TSSHIM_MIN_LONG=2, $api" env LD_PRELOAD="$TSSHIM_PRELOAD" TS_EXPECT_FROM="$TSSHIM_LIB" \
+      TS_L3_API=$api TSSHIM_MODE=gpu TSSHIM_MIN_LONG=2 TSSHIM_VERBOSE=3 TSSHIM_LOG="$tap_tmp/gram.$api" "$prog"
+    n=$(grep -E -c '^tsshim: [a-z_]*(syr2k|her2k)_? .* class=tsmttsm .* path=gram' "$tap_tmp/gram.$api")
+    s=$(grep -E -c '^tsshim: [a-z_]*(symm|hemm)_? .* class=ism2.* path=symm' "$tap_tmp/gram.$api")
+    [ "${n:-0}" -gt 0 ] && [ "${s:-0}" -gt 0 ] && ! grep -q 'GPU failed' "$tap_tmp/gram.$api"
+    tap_check $? "mode gpu, TSSHIM_MIN_LONG=2, $api: skinny SYR2K and HER2K take the Gram route ($n trace lines)," \
+      "SYMM and HEMM the GEMM route ($s)"
+  done
+else
+  tap_skip_point "mode gpu, TSSHIM_MIN_LONG=2: no CUDA device"
 fi
 
 # Silent, the forwarding gate armed: the entry points' fast path (assembly on x86-64).

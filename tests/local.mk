@@ -1,7 +1,7 @@
 # Unit tests of the core (linked with it directly) and the shell tests that
 # run client programs under the shim.
 check_PROGRAMS += tests/test_thread tests/test_copy_pool tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher \
-	tests/test_split tests/test_background_start tests/blas_client tests/blas_client_nolink
+	tests/test_split tests/test_background_start tests/test_host_gram tests/blas_client tests/blas_client_nolink
 tests_test_thread_SOURCES = tests/test_thread.c tests/tap.h
 tests_test_reuse_predictor_SOURCES = tests/test_reuse_predictor.c tests/tap.h
 tests_test_reuse_predictor_LDADD = src/libtscore.la
@@ -20,6 +20,9 @@ tests_test_background_start_SOURCES = tests/test_background_start.c tests/tap.h
 tests_test_background_start_LDADD = src/libtscore.la
 tests_test_launcher_SOURCES = tests/test_launcher.c tests/tap.h
 tests_test_launcher_LDADD = src/libtscore.la
+# The Gram route's host update against the long double reference.
+tests_test_host_gram_SOURCES = tests/test_host_gram.c tests/ref_level3.c tests/ref_level3.h tests/tap.h
+tests_test_host_gram_LDADD = src/libtscore.la -lm
 # The fake device of the split test computes with the CPU BLAS.
 tests_test_split_SOURCES = tests/test_split.c tests/fake_env.h tests/tap.h
 tests_test_split_LDADD = src/libtscore.la $(BLAS_LIBS) -lm
@@ -33,7 +36,7 @@ tests_blas_client_LDADD = $(BLAS_LIBS)
 tests_blas_client_nolink_SOURCES = tests/blas_client.c
 
 TESTS += tests/test_thread tests/test_copy_pool tests/test_reuse_predictor tests/test_config tests/test_classify tests/test_route tests/test_forward_entry tests/test_launcher tests/test_split \
-	tests/test_background_start \
+	tests/test_background_start tests/test_host_gram \
 	tests/exports.sh tests/xerbla.sh tests/silent.sh tests/forward_paths.sh tests/no_gpu.sh tests/layers.sh \
 	tests/launcher.sh tests/python_launcher.sh tests/doctor.sh tests/python_package.sh
 EXTRA_DIST += tests/launcher.sh tests/python_launcher.sh tests/doctor.sh tests/python_package.sh tests/python_client.py \

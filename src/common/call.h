@@ -197,20 +197,35 @@ static inline int ts_call_on_device(const ts_call *c)
 
 static inline int ts_call_reads_ab(const ts_call *c) { return !(c->alpha_zero || c->k == 0); }
 
-/* SYRK and HERK whose C the CPU can write take their Gram GEMM on the GPU
- * and update the triangle on the host (src/dispatch/level3_gpu.c). */
+/* SYRK and HERK whose C the CPU can write, and skinny SYR2K and HER2K
+ * (n skinny, k long: their G = op(A) op(B)^T is a Gram GEMM on the tuned
+ * kernels), take their Gram GEMM on the GPU and update the triangle on the
+ * host (src/dispatch/level3_gpu.c). */
 static inline int ts_call_gram_route(const ts_call *c)
 {
     ts_args kind = ts_routine_args(c->routine);
-    return (kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK) && !ts_residency_cpu_unreadable(c->res_c);
+    if (ts_residency_cpu_unreadable(c->res_c))
+        return 0;
+    return kind == TS_ARGS_SYRK || kind == TS_ARGS_HERK ||
+           ((kind == TS_ARGS_SYR2K || kind == TS_ARGS_HER2K) && c->cls == TS_CLASS_TSMTTSM);
+}
+
+/* SYMM and HEMM on host memory whose symmetric side is skinny and other
+ * dimension long (ISM2's shapes) run as the GEMM of B with A's full matrix,
+ * made on the host (src/dispatch/level3_gpu.c). */
+static inline int ts_call_symm_route(const ts_call *c)
+{
+    ts_args kind = ts_routine_args(c->routine);
+    return (kind == TS_ARGS_SYMM || kind == TS_ARGS_HEMM) && c->cls == TS_CLASS_ISM2 && !ts_call_on_device(c);
 }
 
 /* Host operands stream through the pipeline (slices, pinned staging, the
- * operand cache) for GEMM and a skinny Gram route; the other level-3 calls
- * move them in one round trip of pageable copies. */
+ * operand cache) for GEMM, a skinny Gram route and the SYMM route; the
+ * other level-3 calls move them in one round trip of pageable copies. */
 static inline int ts_call_pipelined(const ts_call *c)
 {
-    return ts_routine_args(c->routine) == TS_ARGS_GEMM || (ts_call_gram_route(c) && c->cls == TS_CLASS_TSMTTSM);
+    return ts_routine_args(c->routine) == TS_ARGS_GEMM || (ts_call_gram_route(c) && c->cls == TS_CLASS_TSMTTSM) ||
+           ts_call_symm_route(c);
 }
 
 /* Devices the backend keeps per-device state for (context, staging,

@@ -1,5 +1,7 @@
 #include "cpu/host_scale.h"
 
+#include "common/scalars.h"
+
 /* Rows first and last + 1 of column j that the call updates: SYRK, HERK,
  * SYR2K and HER2K only their triangle (uplo), the others the whole column. */
 static int triangle(const ts_call *c)
@@ -61,5 +63,89 @@ void ts_host_update(const ts_call *c, const void *x, int64_t ldx)
     case TS_D: UPDATE_REAL(double); break;
     case TS_C: UPDATE_COMPLEX(float); break;
     default: UPDATE_COMPLEX(double); break;
+    }
+}
+
+/* G's pairs (i, j) and (j, i), i <= j, as X = G + G^T, or for HER2K as
+ * X = alpha G + conj(alpha G)^T (whose update is then C = 1 X + beta C). */
+#define PAIR_REAL(T)                                                               \
+    do {                                                                           \
+        T *x = g;                                                                  \
+        for (int64_t j = 0; j < n; j++)                                            \
+            for (int64_t i = 0; i <= j; i++) {                                     \
+                T s = x[i + j * ldg] + x[j + i * ldg];                             \
+                x[i + j * ldg] = x[j + i * ldg] = s;                               \
+            }                                                                      \
+    } while (0)
+
+#define PAIR_COMPLEX(T)                                                            \
+    do {                                                                           \
+        T *x = g;                                                                  \
+        const T *al = (const T *)c->alpha;                                         \
+        for (int64_t j = 0; j < n; j++)                                            \
+            for (int64_t i = 0; i <= j; i++) {                                     \
+                T *p = x + 2 * (i + j * ldg), *q = x + 2 * (j + i * ldg);          \
+                T pr = p[0], pi = p[1], qr = q[0], qi = q[1];                      \
+                if (!her2k) {                                                      \
+                    p[0] = q[0] = pr + qr;                                         \
+                    p[1] = q[1] = pi + qi;                                         \
+                    continue;                                                      \
+                }                                                                  \
+                T ar = al[0] * pr - al[1] * pi, ai = al[0] * pi + al[1] * pr;      \
+                T br = al[0] * qr - al[1] * qi, bi = al[0] * qi + al[1] * qr;      \
+                p[0] = ar + br, p[1] = ai - bi;                                    \
+                q[0] = br + ar, q[1] = bi - ai;                                    \
+            }                                                                      \
+    } while (0)
+
+void ts_host_update_gram(const ts_call *c, void *g, int64_t ldg)
+{
+    ts_args kind = ts_routine_args(c->routine);
+    const int64_t n = c->n;
+    const int her2k = kind == TS_ARGS_HER2K;
+    if (kind == TS_ARGS_SYR2K || her2k) {
+        switch (c->prec) {
+        case TS_S: PAIR_REAL(float); break;
+        case TS_D: PAIR_REAL(double); break;
+        case TS_C: PAIR_COMPLEX(float); break;
+        default: PAIR_COMPLEX(double); break;
+        }
+    }
+    if (!her2k) {
+        ts_host_update(c, g, ldg);
+        return;
+    }
+    ts_call unit = *c;
+    unit.alpha = ts_scalar_one(c->prec);
+    ts_host_update(&unit, g, ldg);
+}
+
+/* Element (i, j) of the full matrix from the stored triangle: the mirror
+ * of (j, i) across the diagonal, conjugated for HEMM, whose diagonal is
+ * real (its imaginary parts are not read). */
+#define FULL(T, PARTS)                                                             \
+    do {                                                                           \
+        const T *a = (const T *)c->a;                                              \
+        T *f = full;                                                               \
+        for (int64_t j = 0; j < k; j++)                                            \
+            for (int64_t i = 0; i < k; i++) {                                      \
+                int stored = c->uplo == 'U' ? i <= j : i >= j;                     \
+                const T *s = a + PARTS * (stored ? i + j * c->lda : j + i * c->lda); \
+                T *d = f + PARTS * (i + j * k);                                    \
+                d[0] = s[0];                                                       \
+                if (PARTS == 2)                                                    \
+                    d[1] = hemm && i == j ? (T)0 : hemm && !stored ? -s[1] : s[1]; \
+            }                                                                      \
+    } while (0)
+
+void ts_host_full_symmetric(const ts_call *c, void *full)
+{
+    const int64_t k = c->k;
+    const int hemm = ts_routine_args(c->routine) == TS_ARGS_HEMM;
+    switch (c->prec) {
+    case TS_S: FULL(float, 1); break;
+    case TS_D: FULL(double, 1); break;
+    case TS_C: FULL(float, 2); break;
+    default: FULL(double, 2); break;
     }
 }

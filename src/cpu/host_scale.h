@@ -17,4 +17,15 @@ void ts_host_update(const ts_call *c, const void *x, int64_t ldx);
 
 static inline void ts_host_scale(const ts_call *c) { ts_host_update(c, NULL, 0); }
 
+/* The triangle of a Gram route's call from its n x n G (ldg), computed
+ * with alpha = 1 and beta = 0: SYRK and HERK C = alpha G + beta C; SYR2K
+ * C = alpha (G + G^T) + beta C, HER2K C = alpha G + conj(alpha) G^H + beta
+ * C (G is overwritten then). */
+void ts_host_update_gram(const ts_call *c, void *g, int64_t ldg);
+
+/* SYMM's or HEMM's k x k A (lda, triangle uplo) as a full matrix (ld k):
+ * the other triangle mirrored, conjugated for HEMM, whose diagonal's
+ * imaginary parts are taken as 0, as the reference BLAS does. */
+void ts_host_full_symmetric(const ts_call *c, void *full);
+
 #endif

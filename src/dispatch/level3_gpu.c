@@ -5,9 +5,15 @@
  * as a GEMM through the backend's gemm op, A as both operands (the tuned
  * TSMTTSM kernels, the pipeline and the operand cache serve it); any other
  * takes it from the level3 op (cuBLAS SYRK or HERK, half a GEMM's flops).
- * The other routines (TRSM, SYMM, HEMM, TRMM, SYR2K, HER2K), and SYRK or
- * HERK with C in device memory, go to the level3 op as they are: their
- * results are not a GEMM's, so never to the gemm op. */
+ * A skinny SYR2K or HER2K does the same with G = op(A) op(B)^T (^H): its
+ * other product is G's transpose (conjugate transpose), so one Gram GEMM
+ * and the host update C = alpha G + alpha G^T + beta C (HER2K: conj(alpha)
+ * G^H) replace cuBLAS's, which is a hundred times slower on such shapes
+ * (docs/performance.md).  SYMM and HEMM whose symmetric side is skinny and
+ * other dimension long run as the GEMM of B with A's full matrix, made on
+ * the host (TSMM's kernels, the pipeline and the cache serve it).  The
+ * other routines (TRSM, TRMM), other SYMM, HEMM, SYR2K and HER2K, and any
+ * with an operand in device memory, go to the level3 op as they are. */
 #include "dispatch/level3_gpu.h"
 
 #include <stdio.h>
@@ -19,12 +25,36 @@
 #include "cpu/host_scale.h"
 #include "cache/operand_cache.h"
 
-/* The trace names the GEMM path under the Gram route. */
-static const char *gram_name(const char *path)
+/* The trace names the GEMM path under the route's name. */
+static const char *route_name(const char *route, const char *path)
 {
-    if (!path)
-        return "gram";
-    return !strcmp(path, "tuned") ? "gram+tuned" : !strcmp(path, "cublas") ? "gram+cublas" : "gram";
+    int gram = !strcmp(route, "gram");
+    if (path && !strcmp(path, "tuned"))
+        return gram ? "gram+tuned" : "symm+tuned";
+    if (path && !strcmp(path, "cublas"))
+        return gram ? "gram+cublas" : "symm+cublas";
+    return route;
+}
+
+/* The route's GEMM on the host pipeline: its own operands go through the
+ * operand cache (A may be held from earlier calls; a scratch is below the
+ * cache's minimum size); the call's trace gets what the GEMM did. */
+static int pipelined_gemm(const ts_gpu_ops *g, ts_call *c, ts_call *gemm, const ts_config *cfg, char *why,
+                          size_t why_len)
+{
+    gemm->routine = ts_gemm_routine(c->prec);
+    gemm->uplo = 0;
+    gemm->side = 0;
+    int rc = ts_cache_gemm(g, gemm, cfg, why, why_len);
+    ts_cache_finish(gemm);
+    c->cache_state[TS_OP_A] = gemm->cache_state[TS_OP_A];
+    c->cache_state[TS_OP_B] = gemm->cache_state[TS_OP_B];
+    c->cache_seconds = gemm->cache_seconds;
+    c->prove_seconds = gemm->prove_seconds;
+    c->bytes_h2d = gemm->bytes_h2d;
+    c->bytes_d2h = gemm->bytes_d2h;
+    c->gpu_phases = gemm->gpu_phases;
+    return rc;
 }
 
 static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
@@ -45,28 +75,43 @@ static int gram(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why
     gemm.res_c = TS_MEM_HOST;
     int rc;
     if (ts_call_pipelined(c)) {
-        gemm.routine = ts_gemm_routine(c->prec);
-        gemm.uplo = 0;
-        /* The GEMM's own operands go through the operand cache: A may be
-         * held from earlier calls; the scratch is below the cache's minimum
-         * size. */
-        rc = ts_cache_gemm(g, &gemm, cfg, why, why_len);
-        ts_cache_finish(&gemm);
-        /* For the trace: A's use of the cache (the call's C has none). */
-        c->cache_state[TS_OP_A] = gemm.cache_state[TS_OP_A];
-        c->cache_state[TS_OP_B] = gemm.cache_state[TS_OP_B];
-        c->cache_seconds = gemm.cache_seconds;
-        c->prove_seconds = gemm.prove_seconds;
+        rc = pipelined_gemm(g, c, &gemm, cfg, why, why_len);
     } else {
         rc = g->level3(&gemm, cfg, why, why_len);
+        c->bytes_h2d = gemm.bytes_h2d;
+        c->bytes_d2h = gemm.bytes_d2h;
+        c->gpu_phases = gemm.gpu_phases;
     }
     if (rc == 0)
-        ts_host_update(c, scratch, c->n);
+        ts_host_update_gram(c, scratch, c->n);
     free(scratch);
-    c->gpu_path = gram_name(gemm.gpu_path);
-    c->bytes_h2d = gemm.bytes_h2d;
-    c->bytes_d2h = gemm.bytes_d2h;
-    c->gpu_phases = gemm.gpu_phases;
+    c->gpu_path = route_name("gram", gemm.gpu_path);
+    c->gpu_seconds = ts_now() - t0;
+    return rc;
+}
+
+/* C = alpha B A + beta C (side R) or alpha A B + beta C (side L) as a GEMM
+ * with A's full k x k matrix: B and C stream through the pipeline. */
+static int symm(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *why, size_t why_len)
+{
+    double t0 = ts_now();
+    void *full = malloc((size_t)(c->k * c->k) * ts_elem_size(c->prec));
+    if (!full) {
+        snprintf(why, why_len, "no host memory for the %lld x %lld symmetric matrix", (long long)c->k, (long long)c->k);
+        return -1;
+    }
+    ts_host_full_symmetric(c, full);
+    ts_call gemm = *c;
+    gemm.transa = gemm.transb = 'N';
+    if (c->side == 'R') {
+        gemm.a = c->b, gemm.lda = c->ldb, gemm.res_a = c->res_b;
+        gemm.b = full, gemm.ldb = c->k, gemm.res_b = TS_MEM_HOST;
+    } else {
+        gemm.a = full, gemm.lda = c->k, gemm.res_a = TS_MEM_HOST;
+    }
+    int rc = pipelined_gemm(g, c, &gemm, cfg, why, why_len);
+    free(full);
+    c->gpu_path = route_name("symm", gemm.gpu_path);
     c->gpu_seconds = ts_now() - t0;
     return rc;
 }
@@ -80,5 +125,9 @@ int ts_level3_gpu(const ts_gpu_ops *g, ts_call *c, const ts_config *cfg, char *w
         c->gpu_path = "scale on host";
         return 0;
     }
-    return ts_call_gram_route(c) ? gram(g, c, cfg, why, why_len) : g->level3(c, cfg, why, why_len);
+    if (ts_call_gram_route(c))
+        return gram(g, c, cfg, why, why_len);
+    if (ts_call_symm_route(c))
+        return symm(g, c, cfg, why, why_len);
+    return g->level3(c, cfg, why, why_len);
 }
