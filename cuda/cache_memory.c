@@ -49,7 +49,7 @@ int ts_cache_upload(void *dev, const void *host, size_t bytes, const ts_config *
 {
     ts_device_scope h = ts_device_enter(ts_gpu_home);
     const ts_region whole = { 0, 0, (int64_t)bytes, 1, (int64_t)bytes };
-    cudaError_t err = h.err ? h.err : ts_staged_upload(dev, host, &whole, 1, cfg);
+    cudaError_t err = h.err ? h.err : ts_staged_upload(dev, whole.ld, host, &whole, 1, cfg);
     ts_device_leave(h);
     return err ? -1 : 0;
 }

@@ -20,6 +20,7 @@
 #include "c_update.h"
 #include "compute.h"
 #include "gemm.h"
+#include "staged_copy.h"
 #include "tsk_trsm.h"
 
 static cublasFillMode_t fill(char uplo) { return uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER; }
@@ -237,11 +238,35 @@ static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_g
     }
     if (!upload)
         return cudaMemsetAsync(o->dev, 0, (size_t)(o->dev_ld * o->cols) * es, ctx->stream);
+    *h2d += (uint64_t)(o->rows * o->cols) * es;
+    if (r == TS_MEM_HOST) {
+        /* Pageable memory through the pinned ring, packed by the pool: five
+         * times a pageable cudaMemcpy2D's rate.  The allocation is ordered
+         * on ctx->stream, the ring's copies on its own streams. */
+        const ts_region whole = { 0, 0, o->rows, o->cols, o->ld };
+        err = cudaStreamSynchronize(ctx->stream);
+        return err ? err : ts_staged_upload(o->dev, o->dev_ld, o->host, &whole, es, cfg);
+    }
     err = ts_gpu_fault(cfg, "copy");
     if (!err)
         err = cudaMemcpy2DAsync(o->dev, (size_t)o->dev_ld * es, o->host, (size_t)o->ld * es, (size_t)o->rows * es,
                                 (size_t)o->cols, cudaMemcpyHostToDevice, ctx->stream);
-    *h2d += (uint64_t)(o->rows * o->cols) * es;
+    return err;
+}
+
+/* C's device copy back into the caller's memory, after the kernel. */
+static cudaError_t copy_back(ts_call *c, const operand *cm, size_t es, ts_gpu_context *ctx, const ts_config *cfg)
+{
+    cudaError_t err = ts_gpu_fault(cfg, "copy_back");
+    c->bytes_d2h += (uint64_t)(cm->rows * cm->cols) * es;
+    if (!err && c->res_c == TS_MEM_HOST) {
+        const ts_region whole = { 0, 0, cm->rows, cm->cols, c->ldc };
+        err = cudaStreamSynchronize(ctx->stream);
+        return err ? err : ts_staged_download(c->c, &whole, cm->dev, cm->dev_ld, es, cfg);
+    }
+    if (!err)
+        err = cudaMemcpy2DAsync(c->c, (size_t)c->ldc * es, cm->dev, (size_t)cm->dev_ld * es, (size_t)cm->rows * es,
+                                (size_t)cm->cols, cudaMemcpyDeviceToHost, ctx->stream);
     return err;
 }
 
@@ -287,13 +312,8 @@ static cudaError_t run(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, co
         tsk_operands ops = { a.dev, a.dev_ld, with_b ? b.dev : NULL, b.dev_ld, cm.dev, cm.dev_ld };
         err = compute(c, &ops, ctx, cfg, path);
     }
-    if (!err && cm.copied) {
-        err = ts_gpu_fault(cfg, "copy_back");
-        if (!err)
-            err = cudaMemcpy2DAsync(c->c, (size_t)c->ldc * es, cm.dev, (size_t)cm.dev_ld * es, (size_t)cm.rows * es,
-                                    (size_t)cm.cols, cudaMemcpyDeviceToHost, ctx->stream);
-        c->bytes_d2h += (uint64_t)(cm.rows * cm.cols) * es;
-    }
+    if (!err && cm.copied)
+        err = copy_back(c, &cm, es, ctx, cfg);
     cudaError_t sync = cudaStreamSynchronize(ctx->stream);
     const operand *copies[] = { &a, &b, &cm };
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)

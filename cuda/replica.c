@@ -40,7 +40,7 @@ int ts_replica_upload(int device, void *dev, const void *host, const ts_region *
                                       (size_t)r->rows * elem, (size_t)r->cols, cudaMemcpyHostToDevice, ctx->stream)))
             err = cudaStreamSynchronize(ctx->stream);
     } else if (!err) {
-        err = ts_staged_upload(dev, host, r, elem, cfg);
+        err = ts_staged_upload(dev, r->ld, host, r, elem, cfg);
     }
     ts_device_leave(s);
     return err ? -1 : 0;

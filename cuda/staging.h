@@ -21,7 +21,7 @@ enum {
 typedef struct {
     int device;
     cudaStream_t h2d, d2h;                      /* one per direction: both run at once */
-    cudaEvent_t buf_copied[TS_STAGING_MAX_BUFS]; /* the H2D copy out of buffer i is done */
+    cudaEvent_t buf_copied[TS_STAGING_MAX_BUFS]; /* the copy out of (into, downwards) buffer i is done */
     cudaEvent_t loaded[2], computed[2], stored[2]; /* per device slot of the pipeline */
     cudaEvent_t returned[TS_STAGING_PENDING];  /* a slice's C is back in staging or host */
     unsigned char *mem;                         /* NULL until asked for */

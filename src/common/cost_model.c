@@ -74,8 +74,10 @@ static void add_link(link_time *t, ts_residency r, double bytes, double staged_g
 }
 
 /* Pageable host operands of the level-3 calls that do not stream through
- * the pipeline cross in one round trip of cudaMemcpy2D: a 4M x 16 TRSM on
- * host data moved its 1 GB at 8.5 GB/s (H200, docs/performance.md). */
+ * the pipeline go up through the pinned ring (cuda/staged_copy.c), and C
+ * comes back the same way when it fits the ring, else by the driver's
+ * pageable copy, as all of a 4M x 16 TRSM's 1 GB once did at 8.5 GB/s
+ * (H200, docs/performance.md): the model takes that rate back. */
 #define ROUND_TRIP_GBS 8.5
 
 /* The copies each way of what is not on the device already. */
@@ -83,7 +85,7 @@ static void links(const ts_call *c, const ts_profile *p, link_time *in, link_tim
 {
     *in = *out = (link_time){ 0, 0, 0 };
     const int piped = ts_call_pipelined(c);
-    const double up = piped ? p->h2d_staged_gbs : ROUND_TRIP_GBS, down = piped ? p->d2h_staged_gbs : ROUND_TRIP_GBS;
+    const double up = p->h2d_staged_gbs, down = piped ? p->d2h_staged_gbs : ROUND_TRIP_GBS;
     /* Bytes the operand cache holds already do not cross. */
     add_link(in, c->res_a, size_a(c) - c->resident[TS_OP_A], up, p->h2d_pinned_gbs);
     add_link(in, c->res_b, size_b(c) - c->resident[TS_OP_B], up, p->h2d_pinned_gbs);
