@@ -23,7 +23,7 @@ enum { THREADS_PER_DEVICE = 16, MAX_PARTS = 64 };
  * pool costs more, and in a busy program (a SciPy one, where two OpenBLAS
  * thread pools spin between calls) a worker that claimed a part can be
  * descheduled for a time slice while the caller waits for it. */
-#define SERIAL_BYTES ((size_t)1 << 20)
+#define SERIAL_BYTES ((size_t)768 << 10)
 
 static struct {
     pthread_mutex_t lock;

@@ -27,7 +27,7 @@ typedef struct ts_copy_job {
 
 /* Queues the copy of a rows x cols matrix of elem-byte elements from src
  * (leading dimension sld, in elements) to dst (leading dimension dld); a
- * copy under 1 MB is made before it returns, on the calling thread. */
+ * copy under 768 KB is made before it returns, on the calling thread. */
 void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size_t sld, size_t rows, size_t cols,
                     size_t elem);
 

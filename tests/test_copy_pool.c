@@ -81,15 +81,15 @@ int main(void)
         all &= tap_ok(ts_copy_done(&k[i].job) && case_ok(&k[i]), "job %d (%zu x %zu of %zu bytes, ld %zu -> %zu) exact",
                       i, k[i].rows, k[i].cols, k[i].elem, k[i].sld, k[i].dld);
 
-    /* Below 1 MB one part, copied by the submitter; above, a part per
+    /* Below 768 KB one part, copied by the submitter; above, a part per
      * worker, of 64 KB at least. */
-    const size_t bytes[] = { 4096, 65536, 262144, 1048575, 1048576, (size_t)16 << 20 };
+    const size_t bytes[] = { 4096, 65536, 262144, 786431, 786432, 1048576, (size_t)16 << 20 };
     for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
         copy_case c;
         make_case(&c, bytes[i], 1, 1, 0, 0, 99);
         ts_copy_submit(&c.job, c.dst, c.dld, c.src, c.sld, c.rows, c.cols, 1);
         size_t want = bytes[i] / 65536;
-        want = want < 1 || bytes[i] < ((size_t)1 << 20) ? 1 : want > (size_t)threads ? (size_t)threads : want;
+        want = want < 1 || bytes[i] < ((size_t)768 << 10) ? 1 : want > (size_t)threads ? (size_t)threads : want;
         int parts = c.job.parts;
         ts_copy_finish(&c.job);
         tap_ok(parts == (int)want && case_ok(&c), "a %zu-byte job is cut into %d part(s) (expected %zu) and copied", bytes[i],
