@@ -2,9 +2,10 @@
  * run by a small persistent pool of threads: one thread copies well below
  * the PCIe link's rate (docs/performance.md), so it takes several to keep
  * up with it.  Copies are asynchronous jobs in one FIFO; each job is cut
- * into parts of about 1 MB that idle threads claim one at a time, so
- * several jobs (packing ahead, unpacking) proceed at once and a job
- * finishes soon after it is queued.
+ * into a part per thread, of 64 KB at least, that idle threads (and a
+ * waiter, helping) claim one at a time, so several jobs (packing ahead,
+ * unpacking) proceed at once and a job finishes soon after it is queued.
+ * A job under 768 KB is copied by its submitter at once.
  * The pool threads never call CUDA.  Plain C. */
 #ifndef TS_GPU_COPY_POOL_H
 #define TS_GPU_COPY_POOL_H
