@@ -249,6 +249,8 @@ static void describe(ts_copy_job *j, void *dst, size_t dld, const void *src, siz
     atomic_store(&j->busy_ns, 0);
 }
 
+int ts_copy_pooled(size_t bytes) { return bytes >= SERIAL_BYTES; }
+
 /* Small jobs, or without threads (none could be started): the submitter copies it. */
 static void run_inline(ts_copy_job *j)
 {
@@ -264,7 +266,7 @@ void ts_copy_submit(ts_copy_job *j, void *dst, size_t dld, const void *src, size
 {
     int threads = ts_copy_threads(); /* started before the job is cut in parts for them */
     describe(j, dst, dld, src, sld, rows, cols, elem);
-    if (threads == 0 || rows * cols * elem < SERIAL_BYTES) {
+    if (threads == 0 || !ts_copy_pooled(rows * cols * elem)) {
         run_inline(j);
         return;
     }

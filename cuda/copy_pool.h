@@ -51,6 +51,10 @@ int ts_copy_help(void);
 /* Returns once j is done, helping meanwhile. */
 void ts_copy_finish(ts_copy_job *j);
 
+/* Whether a job of `bytes` goes to the pool's threads (else its submitter
+ * copies it). */
+int ts_copy_pooled(size_t bytes);
+
 /* Wakes the workers ahead of jobs about to come: they watch for work a
  * short while before sleeping again. */
 void ts_copy_wake(void);

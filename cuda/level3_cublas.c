@@ -254,17 +254,20 @@ static cudaError_t place(operand *o, ts_residency r, size_t es, int upload, ts_g
     return err;
 }
 
-/* C's device copy back into the caller's memory, after the kernel. */
+/* C's device copy back into the caller's memory, after the kernel:
+ * pageable C through the ring when it fits, else (and pinned C) by DMA. */
 static cudaError_t copy_back(ts_call *c, const operand *cm, size_t es, ts_gpu_context *ctx, const ts_config *cfg)
 {
     cudaError_t err = ts_gpu_fault(cfg, "copy_back");
     c->bytes_d2h += (uint64_t)(cm->rows * cm->cols) * es;
+    int staged = 0;
     if (!err && c->res_c == TS_MEM_HOST) {
         const ts_region whole = { 0, 0, cm->rows, cm->cols, c->ldc };
         err = cudaStreamSynchronize(ctx->stream);
-        return err ? err : ts_staged_download(c->c, &whole, cm->dev, cm->dev_ld, es, cfg);
+        if (!err)
+            err = ts_staged_download(c->c, &whole, cm->dev, cm->dev_ld, es, cfg, &staged);
     }
-    if (!err)
+    if (!err && !staged)
         err = cudaMemcpy2DAsync(c->c, (size_t)c->ldc * es, cm->dev, (size_t)cm->dev_ld * es, (size_t)cm->rows * es,
                                 (size_t)cm->cols, cudaMemcpyDeviceToHost, ctx->stream);
     return err;

@@ -457,6 +457,9 @@ static cudaError_t drain(pipeline *p, cudaError_t err)
     return err ? err : e;
 }
 
+/* The clock for the phase line's steps, read only when it is printed. */
+static double stamp(const pipeline *p) { return p->cfg->verbose >= 3 ? ts_now() : 0; }
+
 static cudaError_t run_slices(pipeline *p)
 {
     cudaError_t err = cudaSuccess;
@@ -464,21 +467,21 @@ static cudaError_t run_slices(pipeline *p)
         ts_slice sl;
         int slot = (int)(i & 1);
         ts_slice_get(&p->plan, p->c, i, &sl);
-        double t0 = ts_now();
+        double t0 = stamp(p);
         err = load(p, &sl, slot);
-        double t1 = ts_now();
+        double t1 = stamp(p);
         if (!err)
             err = compute(p, &sl, slot);
-        double t2 = ts_now();
+        double t2 = stamp(p);
         if (!err && sl.store_c)
             err = store(p, &sl, slot);
         p->t.load += t1 - t0;
         p->t.compute += t2 - t1;
-        p->t.store += ts_now() - t2;
+        p->t.store += stamp(p) - t2;
     }
-    double t3 = ts_now();
+    double t3 = stamp(p);
     err = drain(p, err);
-    p->t.drain = ts_now() - t3;
+    p->t.drain = stamp(p) - t3;
     return err;
 }
 
@@ -614,8 +617,6 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
     p.host[TS_OP_B] = c->b, p.res[TS_OP_B] = c->res_b;
     p.host[TS_OP_C] = c->c, p.res[TS_OP_C] = c->res_c;
 
-    if (staged(&p, TS_OP_A) || staged(&p, TS_OP_B) || staged(&p, TS_OP_C))
-        ts_copy_wake(); /* the packing threads wake while the call sets up */
     const int64_t full = cfg->staging_mb << 20;
     /* The bytes the call packs and unpacks: its pageable operands whole
      * (the cache's copies are device memory in this view of the call, and
@@ -634,6 +635,10 @@ int ts_pipeline_gemm(ts_call *c, ts_gpu_context *ctx, const ts_config *cfg, cons
             break;
         total = full; /* one slice of C needs more than the ring as it starts */
     }
+    /* The packing threads wake while the call sets up, unless its pieces are
+     * small enough for this thread to copy them. */
+    if ((staged(&p, TS_OP_A) || staged(&p, TS_OP_B) || staged(&p, TS_OP_C)) && ts_copy_pooled(buf_bytes))
+        ts_copy_wake();
     int64_t device_bytes = 0;
     for (int op = 0; op < TS_NOP; op++)
         if (p.plan.moves[op])

@@ -29,8 +29,7 @@ static ts_staging *acquire(const ts_region *r, size_t es, const ts_config *cfg, 
 
 /* Piece i (ts_region_piece) goes through buffer i mod nbuf once the DMA of
  * piece i - nbuf out of it is done; up to AHEAD pieces are packed (on the
- * pool's threads) while the DMAs of earlier ones are in flight.  A single
- * piece is packed by ts_copy_2d. */
+ * pool's threads) while the DMAs of earlier ones are in flight. */
 cudaError_t ts_staged_upload(void *dev, int64_t dev_ld, const void *host, const ts_region *r, size_t es,
                              const ts_config *cfg)
 {
@@ -52,10 +51,7 @@ cudaError_t ts_staged_upload(void *dev, int64_t dev_ld, const void *host, const 
             size_t rows = (size_t)p.rows * es, ld = (size_t)p.ld * es;
             ts_copy_job *j = &jobs[packed % AHEAD];
             memset(j, 0, sizeof *j);
-            if (n == 1)
-                ts_copy_2d(ts_staging_buf(st, slot), rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
-            else
-                ts_copy_submit(j, ts_staging_buf(st, slot), rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
+            ts_copy_submit(j, ts_staging_buf(st, slot), rows, ts_region_at(host, &p, es), ld, rows, (size_t)p.cols, 1);
         }
         if (err)
             break;
@@ -79,24 +75,21 @@ cudaError_t ts_staged_upload(void *dev, int64_t dev_ld, const void *host, const 
 
 /* Downwards every piece is DMA'd into the ring before any is unpacked into
  * the caller's memory, so that a failed copy leaves it as it was (the CPU
- * then computes the call from it): a region larger than the ring is
- * copied by the driver instead. */
+ * then computes the call from it). */
 cudaError_t ts_staged_download(void *host, const ts_region *r, const void *dev, int64_t dev_ld, size_t es,
-                               const ts_config *cfg)
+                               const ts_config *cfg, int *fits)
 {
     cudaError_t err;
+    *fits = 0;
     ts_staging *st = acquire(r, es, cfg, &err);
     if (!st)
         return err;
     const int64_t n = ts_region_npieces(r, es, st->buf_bytes);
     if (n > st->nbuf) {
-        err = cudaMemcpy2DAsync((void *)ts_region_at(host, r, es), (size_t)r->ld * es,
-                                dev_at(dev, dev_ld, r, es), (size_t)dev_ld * es, (size_t)r->rows * es,
-                                (size_t)r->cols, cudaMemcpyDeviceToHost, st->d2h);
-        cudaError_t sync = cudaStreamSynchronize(st->d2h);
         ts_staging_release(st, 0);
-        return err ? err : sync;
+        return cudaSuccess;
     }
+    *fits = 1;
     for (int64_t i = 0; !err && i < n; i++) {
         ts_region p = ts_region_piece(r, es, st->buf_bytes, i);
         size_t rows = (size_t)p.rows * es;

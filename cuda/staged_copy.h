@@ -22,9 +22,9 @@ cudaError_t ts_staged_upload(void *dev, int64_t dev_ld, const void *host, const 
 
 /* Region r of the matrix at dev into the matrix at host (r->ld): all of
  * it into the ring, then unpacked by the pool, so a failure leaves host
- * as it was; a region larger than the ring goes by the driver's pageable
- * copy. */
+ * as it was.  *fits = 0 for a region larger than the ring: nothing is
+ * copied, for the caller to copy it another way. */
 cudaError_t ts_staged_download(void *host, const ts_region *r, const void *dev, int64_t dev_ld, size_t elem,
-                               const ts_config *cfg);
+                               const ts_config *cfg, int *fits);
 
 #endif

@@ -97,6 +97,8 @@ int main(void)
         free_case(&c);
     }
 
+    tap_ok(!ts_copy_pooled(786431) && ts_copy_pooled(786432), "ts_copy_pooled: jobs of 768 KB and more go to the pool");
+
     /* The synchronous copy, of every shape. */
     for (int i = 0; i < NJOBS; i++) {
         memset(k[i].dst, GUARD, k[i].dld * k[i].cols * k[i].elem);
